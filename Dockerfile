@@ -1,0 +1,7 @@
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml ./
+COPY . .
+RUN pip install --no-cache-dir . && python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "wordduel.asgi:application"]

@@ -1,0 +1,43 @@
+# The two set-up commands: `make run` and `make test`. Everything they need, they install.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
+export REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: install run test lint format bench chromium
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Quick start: SQLite, the in-memory channel layer, the clock sweeping in-process.
+run: $(STAMP)
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/daphne -b 127.0.0.1 -p 8000 wordduel.asgi:application
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests."; \
+	  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers).
+test: $(STAMP) chromium lint
+	scripts/with-services.sh $(BIN)/python -m pytest
+
+bench: $(STAMP)
+	scripts/with-services.sh $(BIN)/python bench/run_all.py

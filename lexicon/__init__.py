@@ -1,0 +1,1 @@
+"""Word lists: ENABLE by default, any one-word-a-line list by name."""

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LexiconConfig(AppConfig):
+    name = "lexicon"
+    verbose_name = "Lexicon"

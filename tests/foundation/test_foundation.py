@@ -1,0 +1,98 @@
+"""The skeleton: real PostgreSQL, real channels-redis, the compose file, the health endpoint."""
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+import yaml
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.django_db
+def test_database_is_postgresql_when_database_url_is_set() -> None:
+    assert os.environ.get("DATABASE_URL"), "the test command sets DATABASE_URL"
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version()")
+        assert "PostgreSQL" in cursor.fetchone()[0]
+
+
+def test_custom_member_model_is_the_user_model() -> None:
+    assert settings.AUTH_USER_MODEL == "accounts.Member"
+    assert get_user_model()._meta.label == "accounts.Member"
+
+
+def test_passwords_are_hashed_with_argon2() -> None:
+    assert settings.PASSWORD_HASHERS[0].endswith("Argon2PasswordHasher")
+
+
+async def test_channel_layer_round_trip_through_channels_redis() -> None:
+    layer = get_channel_layer()
+    assert type(layer).__module__.startswith("channels_redis")
+    channel = await layer.new_channel()
+    token = uuid.uuid4().hex
+    await layer.send(channel, {"type": "test.ping", "token": token})
+    message = await layer.receive(channel)
+    assert message == {"type": "test.ping", "token": token}
+
+
+async def test_group_send_reaches_every_member_of_the_group() -> None:
+    layer = get_channel_layer()
+    group = f"test-{uuid.uuid4().hex}"
+    first, second = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add(group, first)
+    await layer.group_add(group, second)
+    await layer.group_send(group, {"type": "test.news", "n": 1})
+    assert await layer.receive(first) == {"type": "test.news", "n": 1}
+    assert await layer.receive(second) == {"type": "test.news", "n": 1}
+    await layer.group_discard(group, first)
+    await layer.group_discard(group, second)
+
+
+def test_compose_services_share_one_environment() -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
+    assert services["web"]["command"][0] == "daphne"
+    assert "wordduel.asgi:application" in services["web"]["command"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "wordduel", "worker"]
+    assert services["beat"]["command"][:4] == ["celery", "-A", "wordduel", "beat"]
+    assert services["beat"].get("deploy", {}).get("replicas") == 1
+    envs = [services[name]["environment"] for name in ("web", "worker", "beat")]
+    for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY"):
+        values = {env[key] for env in envs}
+        assert len(values) == 1, f"{key} differs between web, worker and beat: {values}"
+    assert envs[0]["DATABASE_URL"].startswith("postgres://")
+    assert envs[0]["REDIS_URL"].startswith("redis://redis:")
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_and_channel_layer(client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"] == {"ok": True, "detail": "postgresql"}
+    assert body["channel_layer"]["ok"] is True
+    assert body["channel_layer"]["detail"] == "RedisChannelLayer"
+
+
+def test_celery_app_reads_django_settings() -> None:
+    from wordduel.celery import app
+
+    assert app.conf.broker_url == settings.CELERY_BROKER_URL
+    assert settings.CELERY_BROKER_URL.startswith("redis://")
+    assert isinstance(app.conf.beat_schedule, dict)
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in readme
+    assert ci.rstrip().splitlines()[-1] == "make test"

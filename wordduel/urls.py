@@ -1,0 +1,13 @@
+"""URL routes: pages, accounts, the JSON API, health."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from wordduel.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("", include("matches.urls")),
+]
