@@ -1,1 +1,110 @@
 """Shared fixtures. Tests run against the real PostgreSQL and Redis named by the environment."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from accounts.models import Member
+from matches import services
+from matches.models import Match
+
+_names = itertools.count(1)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The suite runs on the real services; refuse the SQLite/in-memory quick-start config."""
+    from django.conf import settings
+
+    if not settings.DATABASE_URL.startswith("postg") or not settings.REDIS_URL:
+        pytest.exit(
+            "The tests need PostgreSQL and Redis: run `make test`, or set DATABASE_URL and "
+            "REDIS_URL (e.g. postgres://root@127.0.0.1:5432/wordduel, redis://127.0.0.1:6379/0).",
+            returncode=2,
+        )
+    # Runs side by side (two checkouts, a developer and CI) must not share Redis groups.
+    layer = settings.CHANNEL_LAYERS["default"]
+    layer["CONFIG"]["prefix"] = f"wordduel-test-{os.getpid()}"
+    os.environ["CHANNEL_LAYER_PREFIX"] = layer["CONFIG"]["prefix"]
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings() -> None:
+    """A test database of this run's own, so concurrent runs never drop each other's."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"test_{database['NAME']}_{os.getpid()}"
+
+
+@pytest.fixture
+def make_member(db) -> Callable[..., Member]:
+    """Create a member with password ``pw-correct-horse``; ``organiser=True`` grants the perm."""
+
+    def make(username: str | None = None, *, organiser: bool = False) -> Member:
+        member = Member.objects.create_user(
+            username=username or f"member{next(_names)}", password="pw-correct-horse"
+        )
+        if organiser:
+            member.user_permissions.add(Permission.objects.get(codename="organise"))
+            member = Member.objects.get(pk=member.pk)  # drop the permission cache
+        return member
+
+    return make
+
+
+@pytest.fixture
+def organiser(make_member) -> Member:
+    return make_member("organiser", organiser=True)
+
+
+@pytest.fixture
+def alice(make_member) -> Member:
+    return make_member("alice")
+
+
+@pytest.fixture
+def bob(make_member) -> Member:
+    return make_member("bob")
+
+
+@pytest.fixture
+def make_fixture(organiser) -> Callable[..., Match]:
+    """Schedule a fixture through the service (seed fixed by the model default)."""
+
+    def make(
+        *,
+        first: Member | None = None,
+        second: Member | None = None,
+        kickoff_at: datetime | None = None,
+        visibility: str = Match.Visibility.PUBLIC,
+        name: str = "Test fixture",
+        no_show_window: timedelta | None = None,
+        ruleset: str = "word-duel",
+    ) -> Match:
+        return services.create_fixture(
+            organiser=organiser,
+            name=name,
+            first=first,
+            second=second,
+            kickoff_at=kickoff_at,
+            visibility_=visibility,
+            no_show_window=no_show_window,
+            ruleset=ruleset,
+        )
+
+    return make
+
+
+@pytest.fixture
+def live_match(make_fixture, alice, bob) -> Match:
+    """A public match with no kick-off time, both seated, so live at once (alice First)."""
+    match = make_fixture(first=alice, second=bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+    return match

@@ -1,5 +1,9 @@
-"""Websocket routes."""
+"""Websocket routes: one socket per viewer per match (``?key=`` for viewing-key holders)."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from matches.consumers import MatchConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi(), name="match-socket"),
+]

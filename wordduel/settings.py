@@ -165,7 +165,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # time, so the sweeps run every 2 s and expire after 2 s: a backlog never piles up, and a
 # missed sweep changes nothing because every decision is also taken lazily.
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE = {
+    name: {
+        "task": f"matches.{name}",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"expires": CLOCK_SWEEP_SECONDS},
+    }
+    for name in ("open_due_matches", "default_no_shows", "forfeit_stalled_matches")
+}
 # Run the sweeps in a thread of the web process (the quick start has no Celery).
 CLOCK_IN_PROCESS = env_bool("CLOCK_IN_PROCESS", default=not REDIS_URL)
 

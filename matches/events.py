@@ -1,0 +1,75 @@
+"""Typed event payloads and their publication to the channel layer.
+
+Services build events from ``visibility`` output and hand them to :func:`publish_on_commit`,
+which sends them only once the transaction has committed: a rolled-back change announces
+nothing, and no row lock is ever held across a channel-layer send.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated"]
+
+
+def match_group(match_id: int) -> str:
+    """Everyone watching a match: players, spectators, key holders."""
+    return f"match.{match_id}"
+
+
+def member_group(member_id: int) -> str:
+    """All of one member's connections (every tab); the only route for a rack."""
+    return f"member.{member_id}"
+
+
+@dataclass(frozen=True)
+class PublicEvent:
+    """News everyone watching the match may see (built by visibility)."""
+
+    match_id: int
+    kind: EventKind
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PrivateEvent:
+    """News for one member only, about one match (their rack)."""
+
+    match_id: int
+    member_id: int
+    kind: Literal["rack"]
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+Event = PublicEvent | PrivateEvent
+
+
+def _send(events: list[Event]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for event in events:
+        if isinstance(event, PublicEvent):
+            group = match_group(event.match_id)
+            message = {"type": "match.public", "event": asdict(event)}
+        else:
+            group = member_group(event.member_id)
+            message = {"type": "match.private", "event": asdict(event)}
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # the database is the truth; clients resync on reconnect
+            logger.exception("could not publish %s event for match %s", event.kind, event.match_id)
+
+
+def publish_on_commit(events: list[Event]) -> None:
+    """Send ``events`` after the current transaction commits (at once outside one)."""
+    if events:
+        transaction.on_commit(lambda: _send(list(events)), robust=True)

@@ -1,0 +1,253 @@
+"""Tournaments, fixtures (Match), seats with their hidden racks, and the move log (Turn).
+
+The engine's game value (board, racks, bag, the draw stream) lives in ``Match.game_state``;
+``Seat.rack`` and ``Seat.score`` mirror it and are written by the same service call. None of
+the hidden fields ever leaves the server except through ``matches.visibility``.
+"""
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_viewing_key() -> str:
+    """256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def new_bag_seed() -> str:
+    """The secret 256-bit seed of a fixture's bag, as hex."""
+    return secrets.token_hex(32)
+
+
+def default_no_show_window() -> timedelta:
+    return settings.NO_SHOW_WINDOW
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=120)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
+    )
+    players = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    """A scheduled fixture: two seats, a name, usually a kick-off time."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        LIVE = "live", "Live"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public"
+        MEMBERS = "members", "Members only"
+
+    class Result(models.TextChoices):
+        NONE = "", "No result"
+        FIRST = "first", "First won"
+        SECOND = "second", "Second won"
+        DRAW = "draw", "Draw"
+
+    class EndReason(models.TextChoices):
+        NONE = "", "Not over"
+        PLAYED_OUT = "played_out", "Played out"
+        SIX_SCORELESS = "six_scoreless", "Six scoreless turns"
+        FORFEIT = "forfeit", "Forfeit"
+        NO_SHOW = "no_show", "No-show"
+        ABANDONED = "abandoned", "Both seats empty"
+
+    name = models.CharField(max_length=120)
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_matches",
+    )
+    ruleset = models.CharField(max_length=20, default="word-duel")
+    lexicon = models.CharField(max_length=40, default="enable")
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    viewing_key = models.CharField(max_length=64, default=new_viewing_key, editable=False)
+
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True
+    )
+    result = models.CharField(max_length=6, choices=Result.choices, default="", blank=True)
+    end_reason = models.CharField(max_length=14, choices=EndReason.choices, default="", blank=True)
+
+    # The clock, as data (RULES.md "The clock"); each deadline is indexed for the sweeps.
+    kickoff_at = models.DateTimeField(null=True, blank=True)
+    no_show_window = models.DurationField(default=default_no_show_window)
+    no_show_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline_at = models.DateTimeField(null=True, blank=True)
+
+    # Public progress, mirrored from the game for cheap listing and optimistic concurrency.
+    turn_number = models.PositiveIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    bag_count = models.PositiveSmallIntegerField(default=0)
+
+    # Hidden state: never serialised except by visibility.py, never logged.
+    game_state = models.JSONField(null=True, blank=True, editable=False)
+    bag_seed = models.CharField(max_length=64, default=new_bag_seed, editable=False)
+    bag_commitment = models.CharField(max_length=64, editable=False, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["kickoff_at", "id"]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(
+                fields=["kickoff_at"],
+                name="match_due_kickoff",
+                condition=Q(status="scheduled"),
+            ),
+            models.Index(
+                fields=["no_show_at"],
+                name="match_due_no_show",
+                condition=Q(status__in=["scheduled", "live"]),
+            ),
+            models.Index(
+                fields=["turn_deadline_at"],
+                name="match_due_forfeit",
+                condition=Q(status="live"),
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(to_move__isnull=True) | Q(to_move__in=[0, 1]), name="match_to_move_0_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self.bag_commitment:
+            self.bag_commitment = hashlib.sha256(bytes.fromhex(self.bag_seed)).hexdigest()
+        super().save(*args, **kwargs)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in {self.Status.FINISHED, self.Status.ABANDONED}
+
+
+class Seat(models.Model):
+    """First (0) or Second (1) of a match; holds the member and their hidden rack."""
+
+    class Position(models.IntegerChoices):
+        FIRST = 0, "First"
+        SECOND = 1, "Second"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(choices=Position.choices)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    rack = models.CharField(max_length=7, blank=True, editable=False)
+    score = models.IntegerField(default=0)
+    # The seat's contribution to the bag's randomness (hex), fixed before the deal.
+    contribution = models.CharField(max_length=64, blank=True, editable=False)
+    seated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_one_per_position"),
+            models.UniqueConstraint(
+                fields=["match", "member"],
+                condition=Q(member__isnull=False),
+                name="seat_member_once_per_match",
+            ),
+            models.CheckConstraint(condition=Q(position__in=[0, 1]), name="seat_two_positions"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · {self.get_position_display()}"
+
+
+class Turn(models.Model):
+    """One entry of the move log; ``rack_before`` and ``drawn`` are the mover's secret."""
+
+    class Kind(models.TextChoices):
+        PLAY = "play", "Play"
+        SWAP = "swap", "Swap"
+        PASS = "pass", "Pass"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    position = models.PositiveSmallIntegerField(choices=Seat.Position.choices)
+    kind = models.CharField(max_length=4, choices=Kind.choices)
+    # Public: the placed tiles with their squares (play) or the count (swap).
+    placement = models.JSONField(default=list)
+    swap_count = models.PositiveSmallIntegerField(default=0)
+    words = models.JSONField(default=list)
+    score = models.IntegerField(default=0)
+    first_total = models.IntegerField()
+    second_total = models.IntegerField()
+    bag_count = models.PositiveSmallIntegerField()
+    # Private to the mover.
+    rack_before = models.CharField(max_length=7, editable=False)
+    swapped = models.CharField(max_length=7, blank=True, editable=False)
+    drawn = models.CharField(max_length=7, blank=True, editable=False)
+    client_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="turn_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="turn_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · turn {self.number}"
+
+
+class CommitReceipt(models.Model):
+    """The answer given to a client's commit id, so a retry answers the same and applies once."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    client_id = models.CharField(max_length=64)
+    accepted = models.BooleanField()
+    # The sender's own acknowledgement; holds their rack, so only ever returned to them.
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "member", "client_id"], name="receipt_once_per_client_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · {self.client_id}"
