@@ -505,8 +505,8 @@ def _record_turn(
             for word in record.words
         ],
         score=record.score,
-        first_total=game.scores[0],
-        second_total=game.scores[1],
+        first_total=record.totals[0],
+        second_total=record.totals[1],
         bag_count=game.bag_count,
         rack_before="".join(record.rack_before),
         swapped=swapped,

@@ -1,0 +1,56 @@
+"""Test helpers that read the hidden state directly (tests may; the product may not)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+from typing import Any
+
+from lexicon.lexicon import get_lexicon
+from matches.engine import Game, get_ruleset
+from matches.models import Match, Seat
+
+
+def game_of(match: Match) -> Game:
+    match.refresh_from_db()
+    return Game.from_json(match.game_state)
+
+
+def assert_tiles_conserved(match: Match) -> None:
+    """Board + racks + bag is the ruleset's full set, and the seat mirrors agree."""
+    game = game_of(match)
+    full = sorted(get_ruleset(match.ruleset).full_bag)
+    assert game.tiles_in_play() == full
+    for seat in Seat.objects.filter(match=match):
+        assert seat.rack == "".join(game.racks[seat.position])
+        assert seat.score == game.scores[seat.position]
+    assert match.bag_count == game.bag_count
+
+
+def opening_play(rack: str, *, size: int = 15) -> dict[str, Any]:
+    """A legal opening from ``rack``: a two-letter ENABLE word across the star."""
+    lexicon = get_lexicon("enable")
+    centre = size // 2
+    for first, second in permutations(range(len(rack)), 2):
+        letters = []
+        for index in (first, second):
+            tile = rack[index]
+            letters.append(("E", True) if tile == "?" else (tile, False))
+        word = letters[0][0] + letters[1][0]
+        if word in lexicon:
+            return {
+                "kind": "play",
+                "tiles": [
+                    {"row": centre, "col": centre + i, "letter": letter, "blank": blank}
+                    for i, (letter, blank) in enumerate(letters)
+                ],
+            }
+    raise AssertionError(f"no two-letter word in {rack}")
+
+
+def rack_of(match: Match, position: int) -> str:
+    return Seat.objects.get(match=match, position=position).rack
+
+
+def counts(rack: str) -> Counter[str]:
+    return Counter(rack)

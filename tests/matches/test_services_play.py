@@ -1,0 +1,179 @@
+"""Commits through ``services.match_commit``: accepted, refused, repeated, racing, ending."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from matches import services
+from matches.models import CommitReceipt, Match, Seat, Turn
+from tests.matches.helpers import assert_tiles_conserved, game_of, opening_play, rack_of
+
+pytestmark = pytest.mark.django_db
+
+
+def commit(match: Match, member, move: dict, *, client_id: str, against: int | None = None):
+    match.refresh_from_db()
+    return services.match_commit(
+        match_id=match.id,
+        member=member,
+        move=move,
+        against_turn=match.turn_number if against is None else against,
+        client_id=client_id,
+    )
+
+
+def snapshot_state(match: Match) -> tuple:
+    match.refresh_from_db()
+    seats = tuple(Seat.objects.filter(match=match).values_list("rack", "score"))
+    return (match.game_state, match.turn_number, match.to_move, seats, Turn.objects.count())
+
+
+def test_an_accepted_opening_scores_draws_and_passes_the_turn(live_match, alice) -> None:
+    move = opening_play(rack_of(live_match, 0))
+    outcome = commit(live_match, alice, move, client_id="open-1")
+    assert outcome.accepted, outcome.message
+    live_match.refresh_from_db()
+    assert live_match.turn_number == 1
+    assert live_match.to_move == 1
+    turn = Turn.objects.get(match=live_match)
+    assert turn.kind == "play"
+    assert turn.placement == move["tiles"]
+    assert turn.score == outcome.ack["score"] > 0
+    assert outcome.ack["rack"] == list(rack_of(live_match, 0))
+    assert len(outcome.ack["rack"]) == 7
+    assert live_match.bag_count == 101 - 14 - 2
+    assert_tiles_conserved(live_match)
+
+
+@pytest.mark.parametrize(
+    ("who", "move", "message"),
+    [
+        ("bob", {"kind": "pass"}, "It is not your turn."),
+        ("carol", {"kind": "pass"}, "It is not your turn."),
+        (
+            "alice",
+            {
+                "kind": "play",
+                "tiles": [
+                    {"row": 0, "col": 0, "letter": "A", "blank": False},
+                    {"row": 0, "col": 1, "letter": "T", "blank": False},
+                ],
+            },
+            None,  # either tiles missing or star missed, depending on the rack
+        ),
+        ("alice", {"kind": "swap", "tiles": ["Q", "Q"]}, "You do not have those tiles."),
+    ],
+)
+def test_a_refused_commit_changes_nothing(
+    live_match, alice, bob, make_member, who, move, message
+) -> None:
+    member = {"alice": alice, "bob": bob}.get(who) or make_member(who)
+    before = snapshot_state(live_match)
+    outcome = commit(live_match, member, move, client_id="x")
+    assert not outcome.accepted
+    if message:
+        assert outcome.message == message
+    else:
+        assert outcome.message in {
+            "You do not have those tiles.",
+            "The first word has to cover the star.",
+        }
+    assert snapshot_state(live_match) == before
+
+
+def test_a_stale_commit_is_refused_in_the_rules_words(live_match, alice, bob) -> None:
+    assert commit(live_match, alice, {"kind": "pass"}, client_id="a1").accepted
+    before = snapshot_state(live_match)
+    outcome = commit(live_match, bob, {"kind": "pass"}, client_id="b1", against=0)
+    assert not outcome.accepted
+    assert outcome.code == "stale_turn"
+    assert outcome.message == "Your opponent moved. Board updated."
+    assert snapshot_state(live_match) == before
+
+
+def test_the_same_client_id_applies_once_and_answers_the_same(live_match, alice) -> None:
+    move = opening_play(rack_of(live_match, 0))
+    first = commit(live_match, alice, move, client_id="same", against=0)
+    second = commit(live_match, alice, move, client_id="same", against=0)
+    assert first.accepted
+    assert second.accepted
+    assert second.replayed
+    assert second.ack == first.ack
+    assert Turn.objects.filter(match=live_match).count() == 1
+    assert CommitReceipt.objects.filter(match=live_match, client_id="same").count() == 1
+
+
+def test_a_swap_returns_tiles_and_tells_others_only_the_count(live_match, alice) -> None:
+    rack = rack_of(live_match, 0)
+    outcome = commit(live_match, alice, {"kind": "swap", "tiles": list(rack[:3])}, client_id="s")
+    assert outcome.accepted, outcome.message
+    turn = Turn.objects.get(match=live_match)
+    assert (turn.kind, turn.swap_count, turn.swapped, turn.score) == ("swap", 3, rack[:3], 0)
+    assert turn.placement == []
+    assert_tiles_conserved(live_match)
+
+
+def test_six_scoreless_turns_end_the_game_with_racks_deducted(live_match, alice, bob) -> None:
+    for n in range(6):
+        member = alice if n % 2 == 0 else bob
+        assert commit(live_match, member, {"kind": "pass"}, client_id=f"p{n}").accepted
+    live_match.refresh_from_db()
+    assert live_match.status == Match.Status.FINISHED
+    assert live_match.end_reason == Match.EndReason.SIX_SCORELESS
+    game = game_of(live_match)
+    values = game.ruleset.value_of
+    expected = [-sum(values[t] for t in rack_of(live_match, p)) for p in (0, 1)]
+    assert [s.score for s in live_match.seats.all()] == expected
+    expected_result = (
+        "draw"
+        if expected[0] == expected[1]
+        else ("first" if expected[0] > expected[1] else "second")
+    )
+    assert live_match.result == expected_result
+    assert live_match.turn_deadline_at is None
+    outcome = commit(live_match, bob, {"kind": "pass"}, client_id="after")
+    assert outcome.message == "This match is over."
+    assert_tiles_conserved(live_match)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_commits_from_both_tabs_of_one_seat_apply_exactly_once(live_match, alice) -> None:
+    rounds = 5  # five passes: the sixth scoreless turn would end the game
+    for n in range(rounds):
+        live_match.refresh_from_db()
+        turn_seen = live_match.turn_number
+        mover = alice if live_match.to_move == 0 else live_match.seats.get(position=1).member
+        outcomes: list[services.CommitOutcome] = []
+        barrier = threading.Barrier(2)
+
+        def send(
+            tab: int, mover=mover, turn_seen=turn_seen, outcomes=outcomes, barrier=barrier, n=n
+        ) -> None:
+            try:
+                barrier.wait()
+                outcomes.append(
+                    services.match_commit(
+                        match_id=live_match.id,
+                        member=mover,
+                        move={"kind": "pass"},
+                        against_turn=turn_seen,
+                        client_id=f"r{n}-tab{tab}",
+                    )
+                )
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=send, args=(tab,)) for tab in (1, 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert sorted(o.accepted for o in outcomes) == [False, True]
+        refused = next(o for o in outcomes if not o.accepted)
+        assert refused.message in {"Your opponent moved. Board updated.", "It is not your turn."}
+        if live_match.status != Match.Status.LIVE:
+            break
+    assert Turn.objects.filter(match=live_match).count() <= rounds
