@@ -52,21 +52,26 @@ class PrivateEvent:
 Event = PublicEvent | PrivateEvent
 
 
-def _send(events: list[Event]) -> None:
+def _message(event: Event) -> tuple[str, dict[str, Any]]:
+    if isinstance(event, PublicEvent):
+        return match_group(event.match_id), {"type": "match.public", "event": asdict(event)}
+    return member_group(event.member_id), {"type": "match.private", "event": asdict(event)}
+
+
+async def _send_all(events: list[Event]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     for event in events:
-        if isinstance(event, PublicEvent):
-            group = match_group(event.match_id)
-            message = {"type": "match.public", "event": asdict(event)}
-        else:
-            group = member_group(event.member_id)
-            message = {"type": "match.private", "event": asdict(event)}
+        group, message = _message(event)
         try:
-            async_to_sync(layer.group_send)(group, message)
+            await layer.group_send(group, message)
         except Exception:  # the database is the truth; clients resync on reconnect
             logger.exception("could not publish %s event for match %s", event.kind, event.match_id)
+
+
+def _send(events: list[Event]) -> None:
+    async_to_sync(_send_all)(events)
 
 
 def publish_on_commit(events: list[Event]) -> None:

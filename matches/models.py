@@ -121,17 +121,17 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         indexes = [
             models.Index(
-                fields=["kickoff_at"],
+                fields=["kickoff_at", "id"],
                 name="match_due_kickoff",
                 condition=Q(status="scheduled"),
             ),
             models.Index(
-                fields=["no_show_at"],
+                fields=["no_show_at", "id"],
                 name="match_due_no_show",
-                condition=Q(status__in=["scheduled", "live"]),
+                condition=Q(status="scheduled"),
             ),
             models.Index(
-                fields=["turn_deadline_at"],
+                fields=["turn_deadline_at", "id"],
                 name="match_due_forfeit",
                 condition=Q(status="live"),
             ),

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Member
@@ -532,49 +533,66 @@ def _record_turn(
 # ---------------------------------------------------------------- the clock sweeps
 
 
-def _sweep(filters: dict[str, Any], *, now: datetime, limit: int) -> list[int]:
+def due_batch(
+    *, status: str, deadline: str, now: datetime, after: tuple[datetime, int] | None = None
+) -> QuerySet[Match]:
+    """The next batch of due rows after the cursor ``after``, locked, skipping locked ones."""
+    due = Match.objects.select_for_update(skip_locked=True).filter(
+        status=status, **{f"{deadline}__lte": now}
+    )
+    if after is not None:
+        due = due.filter(
+            Q(**{f"{deadline}__gt": after[0]}) | Q(**{deadline: after[0], "pk__gt": after[1]})
+        )
+    return due.order_by(deadline, "pk")[:SWEEP_BATCH]
+
+
+def _sweep(*, status: str, deadline: str, now: datetime, limit: int) -> list[int]:
     """Apply deadlines to due matches, a batch per transaction; return the changed ids.
 
-    Rows are claimed with ``skip_locked`` so two sweeps running at once share the work
-    instead of waiting on each other; the condition is re-checked under the lock, so a
-    match is changed once however many sweeps see it.
+    Due rows come off the partial deadline index in deadline order, claimed with
+    ``skip_locked`` so two sweeps running at once share the work instead of waiting on each
+    other. The condition is re-checked under the lock, so a match changes once however many
+    sweeps see it; a row that is due but cannot change yet (a kick-off with a seat still
+    empty) is passed over by the (deadline, id) cursor.
     """
     changed: list[int] = []
-    last_pk = 0
+    cursor: tuple[datetime, int] | None = None
     while len(changed) < limit:
         with transaction.atomic():
-            batch = list(
-                Match.objects.select_for_update(skip_locked=True)
-                .filter(pk__gt=last_pk, **filters)
-                .order_by("pk")[:SWEEP_BATCH]
-            )
+            batch = list(due_batch(status=status, deadline=deadline, now=now, after=cursor))
             if not batch:
                 break
+            cursor = (getattr(batch[-1], deadline), batch[-1].pk)
+            events: list[Event] = []
             for match in batch:
                 status_before = match.status
-                publish_on_commit(_apply_deadlines(match, _seats(match), now=now))
+                events += _apply_deadlines(match, _seats(match), now=now)
                 if match.status != status_before:
                     changed.append(match.pk)
-            last_pk = batch[-1].pk
+            publish_on_commit(events)
     return changed
 
 
 def open_due_matches(*, now: datetime | None = None, limit: int = 500) -> list[int]:
     """Open every scheduled, full match whose kick-off has come."""
-    now = now or _now()
-    return _sweep({"status": Match.Status.SCHEDULED, "kickoff_at__lte": now}, now=now, limit=limit)
+    return _sweep(
+        status=Match.Status.SCHEDULED, deadline="kickoff_at", now=now or _now(), limit=limit
+    )
 
 
 def default_no_shows(*, now: datetime | None = None, limit: int = 500) -> list[int]:
     """Settle every scheduled match whose no-show deadline passed with a seat empty."""
-    now = now or _now()
-    return _sweep({"status": Match.Status.SCHEDULED, "no_show_at__lte": now}, now=now, limit=limit)
+    return _sweep(
+        status=Match.Status.SCHEDULED, deadline="no_show_at", now=now or _now(), limit=limit
+    )
 
 
 def forfeit_stalled_matches(*, now: datetime | None = None, limit: int = 500) -> list[int]:
     """Forfeit every live match whose player to move has let their turn deadline pass."""
-    now = now or _now()
-    return _sweep({"status": Match.Status.LIVE, "turn_deadline_at__lte": now}, now=now, limit=limit)
+    return _sweep(
+        status=Match.Status.LIVE, deadline="turn_deadline_at", now=now or _now(), limit=limit
+    )
 
 
 def run_clock(*, now: datetime | None = None) -> dict[str, list[int]]:
@@ -604,3 +622,64 @@ __all__ = [
     "round_robin_pairings",
     "run_clock",
 ]
+
+
+# ---------------------------------------------------------------- the verifiable bag
+
+CONTRIBUTION_MIN_BYTES = 16
+CONTRIBUTION_MAX_BYTES = 32
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+def _contribution_refusal(value_hex: object) -> str | None:
+    """Why ``value_hex`` is not 16-32 bytes written as hex digits, or None when it is."""
+    if not isinstance(value_hex, str):
+        return "Send your random value as a string of hex digits."
+    value = value_hex.strip().lower()
+    low, high = CONTRIBUTION_MIN_BYTES, CONTRIBUTION_MAX_BYTES
+    if not value or not set(value) <= _HEX_DIGITS or len(value) % 2:
+        return f"The value must be {low} to {high} bytes written in hex (0-9, a-f)."
+    if not low <= len(value) // 2 <= high:
+        return f"The value must be {low} to {high} bytes ({2 * low} to {2 * high} hex digits)."
+    return None
+
+
+def match_contribute_entropy(*, match_id: int, member: Member, value_hex: str) -> Seat:
+    """Add a seated player's own random value to the bag's stream, before the deal. Locks.
+
+    The draws are keyed by the server's committed seed over both seats' values, so a player
+    who contributes knows the server could not have picked the bag to suit itself after
+    seeing theirs. Once per seat, only while the match is scheduled; a deadline that has
+    passed is applied first and stands even when the value is refused.
+    """
+    if not getattr(member, "is_authenticated", False):
+        raise NotAllowed("Sign in to add your randomness to the bag.")
+    with transaction.atomic():
+        try:
+            match = _locked(match_id)
+        except Match.DoesNotExist:
+            raise ServiceError("There is no such match.") from None
+        seats = _seats(match)
+        events = _apply_deadlines(match, seats, now=_now())
+        seat = next((s for s in seats if s.member_id == member.pk), None)
+        refusal: ServiceError | None = None
+        if seat is None:
+            refusal = NotAllowed("Only a player seated in this match can add to its bag.")
+        elif match.status == Match.Status.LIVE:
+            refusal = ServiceError("The tiles have already been dealt.")
+        elif match.status != Match.Status.SCHEDULED:
+            refusal = ServiceError("This match is over.")
+        elif seat.contribution:
+            refusal = ServiceError("Your seat has already added its value to the bag.")
+        elif (reason := _contribution_refusal(value_hex)) is not None:
+            refusal = ServiceError(reason)
+        else:
+            seat.contribution = value_hex.strip().lower()
+            seat.save(update_fields=["contribution"])
+        publish_on_commit(events)
+    if refusal is not None:
+        raise refusal
+    return seat
+
+
+__all__ += ["match_contribute_entropy"]

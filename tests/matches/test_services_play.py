@@ -124,8 +124,7 @@ def test_six_scoreless_turns_end_the_game_with_racks_deducted(live_match, alice,
     assert live_match.status == Match.Status.FINISHED
     assert live_match.end_reason == Match.EndReason.SIX_SCORELESS
     game = game_of(live_match)
-    values = game.ruleset.value_of
-    expected = [-sum(values[t] for t in rack_of(live_match, p)) for p in (0, 1)]
+    expected = [-game.ruleset.rack_value(rack_of(live_match, p)) for p in (0, 1)]
     assert [s.score for s in live_match.seats.all()] == expected
     expected_result = (
         "draw"
