@@ -8,6 +8,7 @@ from typing import Any
 
 from lexicon.lexicon import get_lexicon
 from matches.engine import Game, get_ruleset
+from matches.integrity import match_problems
 from matches.models import Match, Seat
 
 
@@ -25,6 +26,7 @@ def assert_tiles_conserved(match: Match) -> None:
         assert seat.rack == "".join(game.racks[seat.position])
         assert seat.score == game.scores[seat.position]
     assert match.bag_count == game.bag_count
+    assert match_problems(match) == []
 
 
 def opening_play(rack: str, *, size: int = 15) -> dict[str, Any]:

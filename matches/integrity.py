@@ -1,0 +1,91 @@
+"""Invariants every match must hold, checked from the database (``check_integrity``).
+
+Tiles are conserved, the move log is contiguous, scores add up, and the status agrees with
+the log and the deadlines. Tests call :func:`match_problems` after what they do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from matches.engine import Game, get_ruleset
+from matches.models import Match, Seat, Turn
+
+_OUTCOME = {0: Match.Result.FIRST, 1: Match.Result.SECOND, "draw": Match.Result.DRAW}
+
+
+def _game_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterator[str]:
+    game = Game.from_json(match.game_state)
+    full = sorted(get_ruleset(match.ruleset).full_bag)
+    if game.tiles_in_play() != full:
+        yield "board + racks + bag is not the ruleset's full set of tiles"
+    if game.turn_number != len(turns) or match.turn_number != len(turns):
+        yield f"{len(turns)} turns logged, game says {game.turn_number}, match {match.turn_number}"
+    if match.bag_count != game.bag_count:
+        yield f"bag count {match.bag_count} but the bag holds {game.bag_count}"
+    for seat in seats:
+        if seat.rack != "".join(game.racks[seat.position]):
+            yield f"seat {seat.position}'s rack mirror differs from the game"
+        logged = sum(t.score for t in turns if t.position == seat.position)
+        adjusted = sum(a.points for a in game.adjustments if a.player == seat.position)
+        if seat.score != logged + adjusted or seat.score != game.scores[seat.position]:
+            yield (
+                f"seat {seat.position} scores {seat.score}, but its turns sum to {logged} "
+                f"with {adjusted} in end adjustments (game: {game.scores[seat.position]})"
+            )
+    totals = [0, 0]
+    for turn in turns:
+        totals[turn.position] += turn.score
+        if [turn.first_total, turn.second_total] != totals:
+            yield f"turn {turn.number}'s totals {turn.first_total}/{turn.second_total} != {totals}"
+            break
+    played_to_the_end = game.is_over and match.end_reason in {"played_out", "six_scoreless"}
+    if played_to_the_end and (
+        match.end_reason != game.end_reason or match.result != _OUTCOME[game.result]
+    ):
+        yield "the recorded result differs from the game's"
+    if match.status == Match.Status.LIVE:
+        if game.is_over:
+            yield "live, but the game is over"
+        if match.to_move != game.to_move:
+            yield f"to_move {match.to_move} but the game says {game.to_move}"
+
+
+def match_problems(match: Match) -> list[str]:
+    """Every invariant ``match`` breaks, in words; empty when it is sound."""
+    seats = list(match.seats.order_by("position"))
+    turns = list(match.turns.order_by("number"))
+    problems: list[str] = []
+    if [seat.position for seat in seats] != [0, 1]:
+        return ["a match must have exactly the seats First and Second"]
+    if [turn.number for turn in turns] != list(range(1, len(turns) + 1)):
+        problems.append("turn numbers are not contiguous from 1")
+    status = match.status
+    if status == Match.Status.SCHEDULED:
+        if match.game_state is not None or turns:
+            problems.append("scheduled, but racks were dealt or moves logged")
+    elif status == Match.Status.LIVE:
+        if match.game_state is None:
+            problems.append("live, but no game was dealt")
+        if not all(seat.member_id for seat in seats):
+            problems.append("live with an empty seat")
+        if match.to_move is None or match.turn_deadline_at is None:
+            problems.append("live without a player to move or a turn deadline")
+    elif status == Match.Status.FINISHED:
+        if not match.result or not match.end_reason:
+            problems.append("finished without a result and how it ended")
+    elif status == Match.Status.ABANDONED and match.result:
+        problems.append("abandoned, yet with a result")
+    if match.game_state is not None:
+        problems += list(_game_problems(match, seats, turns))
+    elif any(seat.rack for seat in seats):
+        problems.append("racks held without a game")
+    return problems
+
+
+def integrity_report(queryset=None) -> Iterator[tuple[Match, list[str]]]:
+    """(match, problems) for every unsound match."""
+    for match in (queryset if queryset is not None else Match.objects.all()).iterator():
+        problems = match_problems(match)
+        if problems:
+            yield match, problems
