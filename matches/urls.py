@@ -1,9 +1,20 @@
+"""Page routes: home, a member's matches, a match (and its GCG), a tournament, organising."""
+
 from django.urls import path
 
 from matches import views
+from matches.api_urls import export_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("me/matches/", views.my_matches, name="my-matches"),
+    path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("matches/<int:match_id>/seat/", views.match_take_seat, name="match-take-seat"),
+    path("matches/<int:match_id>/key/", views.match_new_key, name="match-new-key"),
+    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
     path("organise/", views.organise, name="organise"),
+    path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
+    path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
+    # The GCG download sits beside the match page it exports (view in matches/api.py).
+    *export_urlpatterns,
 ]

@@ -11,7 +11,7 @@ import hmac
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from matches.engine import format_position, get_ruleset
+from matches.engine import Game, export_gcg, format_position, get_ruleset
 from matches.models import Match, Seat, Tournament, Turn
 
 if TYPE_CHECKING:
@@ -432,3 +432,161 @@ def match_page(match: Match, viewer: Viewer) -> dict[str, Any]:
         "can_rotate_key": can_rotate_key(match, viewer),
         "is_member": viewer.is_member,
     }
+
+
+# ---------------------------------------------------------------- records: API, replay, GCG, bag
+# Added for the JSON API and the exports. A replay shows what the viewer saw at that turn: the
+# public facts, and their own rack as it was then. The seed appears only once the match is over.
+
+
+def bag_proof(match: Match, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The bag's commitment, each seat's contribution, and the seed once the match is over.
+
+    A contribution alone predicts nothing (the draws are keyed by the secret seed), so it is
+    public from the moment it is made; the seed is withheld until the end.
+    """
+    seats = seats if seats is not None else list(match.seats.all())
+    return {
+        "commitment": match.bag_commitment,
+        "seed": match.bag_seed if match.is_over else None,
+        "contributions": [
+            {"position": seat.position, "value": seat.contribution or None} for seat in seats
+        ],
+    }
+
+
+def api_match_row(match: Match) -> dict[str, Any]:
+    """One match of the API's list: public facts only, in plain JSON types."""
+    return {
+        "id": match.id,
+        "name": match.name,
+        "status": match.status,
+        "visibility": match.visibility,
+        "ruleset": match.ruleset,
+        "kickoff_at": _iso(match.kickoff_at),
+        "finished_at": _iso(match.finished_at),
+        "tournament_id": match.tournament_id,
+        "round_number": match.round_number,
+        "result": match.result,
+        "end_reason": match.end_reason,
+        "turn_number": match.turn_number,
+        "to_move": match.to_move,
+        "seats": [
+            {
+                "position": seat.position,
+                "label": seat.get_position_display(),
+                "member_id": seat.member_id,
+                "name": _seat_name(seat),
+                "score": seat.score,
+            }
+            for seat in match.seats.all()
+        ],
+    }
+
+
+def api_match_state(match: Match, viewer: Viewer) -> dict[str, Any]:
+    """The API's match state: the viewer's snapshot (as on the page) plus the bag's proof."""
+    return {**snapshot_for(match, viewer), "bag": bag_proof(match)}
+
+
+def _rack_after(turns: list[Turn], seats: list[Seat], position: int, count: int) -> str:
+    """Seat ``position``'s rack after ``count`` turns.
+
+    A rack changes only on its owner's turns, so it is the ``rack_before`` of the owner's next
+    turn, or the stored rack when they have not moved since.
+    """
+    later = next((turn for turn in turns[count:] if turn.position == position), None)
+    return later.rack_before if later is not None else seats[position].rack
+
+
+def replay_snapshot(match: Match, viewer: Viewer, turn: int) -> dict[str, Any]:
+    """The match as ``viewer`` saw it after ``turn`` turns (0: the opening position).
+
+    The same public facts as :func:`snapshot_for` at that moment, and the viewer's own rack
+    as it was then; the other rack only as a count. Raises ValueError for a turn that was not
+    played.
+    """
+    turns = list(match.turns.order_by("number"))
+    seats = list(match.seats.all())
+    count = len(turns)
+    if not 0 <= turn <= count:
+        raise ValueError(f"turn must be between 0 and {count}")
+    shown = turns[:turn]
+    final = turn == count
+    ruleset = get_ruleset(match.ruleset)
+    if shown:
+        # The final position's scores include the end-of-game rack adjustments.
+        last = shown[-1]
+        scores = [s.score for s in seats] if final else [last.first_total, last.second_total]
+        bag_count = last.bag_count
+    else:
+        scores = [0, 0]
+        dealt = match.game_state is not None
+        bag_count = ruleset.tile_count - 2 * ruleset.rack_size if dealt else match.bag_count
+    racks = [_rack_after(turns, seats, seat.position, turn) for seat in seats]
+    return {
+        "match_id": match.id,
+        "name": match.name,
+        "ruleset": match.ruleset,
+        "lexicon": match.lexicon,
+        "board_size": ruleset.board_size,
+        "visibility": match.visibility,
+        "turn": turn,
+        "turn_count": count,
+        "final": final,
+        "status": match.status if final else Match.Status.LIVE,
+        "result": match.result if final else "",
+        "end_reason": match.end_reason if final else "",
+        "turn_number": turn,
+        "to_move": match.to_move if final else turns[turn].position,
+        "bag_count": bag_count,
+        "board": board_rows(match, shown),
+        "moves": [turn_public(item) for item in shown],
+        "bag_commitment": match.bag_commitment,
+        "bag_seed": match.bag_seed if match.is_over else None,
+        "seats": [
+            {
+                "position": seat.position,
+                "label": seat.get_position_display(),
+                "member_id": seat.member_id,
+                "name": _seat_name(seat),
+                "score": scores[seat.position],
+                "rack_count": len(racks[seat.position]),
+            }
+            for seat in seats
+        ],
+        "your_seat": viewer.seat,
+        "rack": list(racks[viewer.seat]) if viewer.seat is not None else None,
+    }
+
+
+def _gcg_notes(match: Match) -> list[str]:
+    """Why a match ended when no rack line says so (a forfeit, a no-show)."""
+    if match.end_reason in (Match.EndReason.FORFEIT, Match.EndReason.NO_SHOW):
+        return [f"#note {result_text(match)}: {match.get_end_reason_display().lower()}."]
+    return []
+
+
+def gcg_for(match: Match, viewer: Viewer) -> str | None:
+    """The match as a GCG record for ``viewer``, or None before the tiles are dealt.
+
+    Rack letters (and a swap's letters) only for the viewer's own seat, as during play; the
+    other seat's exchanges and end-of-game rack are counts. Blanks are lower case.
+    """
+    if match.game_state is None:
+        return None
+    seats = list(match.seats.all())
+    game = Game.from_json(match.game_state)
+    names = (
+        _seat_name(seats[0]) or seats[0].get_position_display(),
+        _seat_name(seats[1]) or seats[1].get_position_display(),
+    )
+    visible = frozenset() if viewer.seat is None else frozenset({viewer.seat})
+    lines = export_gcg(game, player_names=names, visible_racks=visible, title=match.name)
+    lines_list = lines.splitlines()
+    first_event = next(
+        (i for i, line in enumerate(lines_list) if line.startswith(">")), len(lines_list)
+    )
+    lines_list.insert(first_event, f"#id wordduel {match.id}")
+    lines_list += _gcg_notes(match)
+    return "\n".join(lines_list) + "\n"

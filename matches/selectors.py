@@ -1,0 +1,136 @@
+"""Read-only queries behind the pages: which matches a list holds, and tournament standings.
+
+Selectors choose rows; :mod:`matches.visibility` decides who may see them and turns each
+into what a page shows. Nothing here writes, and nothing here reads a hidden field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import F, QuerySet
+from django.db.models.functions import Coalesce
+
+from matches import visibility
+from matches.models import Match, Tournament
+
+if TYPE_CHECKING:
+    from accounts.models import Member
+
+RECENT_LIMIT = 20
+#: Results decided on the board; only these add to a player's spread.
+_ON_THE_BOARD = {Match.EndReason.PLAYED_OUT, Match.EndReason.SIX_SCORELESS}
+
+
+def _listed(matches: QuerySet[Match]) -> QuerySet[Match]:
+    return matches.select_related("tournament").prefetch_related("seats__member")
+
+
+def home_lists(user: Member | Any) -> dict[str, list[dict[str, Any]]]:
+    """Upcoming and live matches (soonest first), and recently finished ones (latest first)."""
+    matches = visibility.visible_matches(user)
+    upcoming = _listed(
+        matches.filter(status__in=[Match.Status.SCHEDULED, Match.Status.LIVE]).order_by(
+            F("kickoff_at").asc(nulls_last=True), "id"
+        )
+    )
+    finished = _listed(
+        matches.filter(status__in=[Match.Status.FINISHED, Match.Status.ABANDONED]).order_by(
+            F("finished_at").desc(nulls_last=True), "-id"
+        )[:RECENT_LIMIT]
+    )
+    return {
+        "upcoming": [visibility.match_row(match) for match in upcoming],
+        "finished": [visibility.match_row(match) for match in finished],
+    }
+
+
+def my_match_rows(member: Member) -> list[dict[str, Any]]:
+    """The member's own matches, newest first (by kick-off, else by when it was made)."""
+    matches = _listed(
+        Match.objects.filter(seats__member=member)
+        .annotate(when=Coalesce("kickoff_at", "created_at"))
+        .order_by("-when", "-id")
+    )
+    return [visibility.match_row(match, member_id=member.pk) for match in matches]
+
+
+@dataclass
+class Standing:
+    """One player's line of a tournament table."""
+
+    member_id: int
+    name: str
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    spread: int = 0
+
+    @property
+    def points(self) -> float:
+        """Wins, with a draw counting half: the first sort key."""
+        return self.won + self.drawn / 2
+
+
+def standings(tournament: Tournament) -> list[Standing]:
+    """The table: ordered by wins (a draw counts half), then spread, then name.
+
+    Only finished matches count. A forfeit or no-show is a win for the other player
+    (and a loss for the defaulter) but adds nothing to either spread, as its scores were
+    not settled on the board; an abandoned match counts for nobody.
+    """
+    table: dict[int, Standing] = {}
+    for player in tournament.players.all():
+        table[player.pk] = Standing(player.pk, str(player))
+    matches = tournament.matches.filter(status=Match.Status.FINISHED).prefetch_related(
+        "seats__member"
+    )
+    for match in matches:
+        seats = list(match.seats.all())
+        for seat in seats:
+            if seat.member_id is not None and seat.member_id not in table:
+                table[seat.member_id] = Standing(seat.member_id, str(seat.member))
+        for seat in seats:
+            if seat.member_id is None:
+                continue  # the empty seat of a no-show
+            line = table[seat.member_id]
+            other = seats[1 - seat.position]
+            line.played += 1
+            if match.result == Match.Result.DRAW:
+                line.drawn += 1
+            elif match.result == (Match.Result.FIRST, Match.Result.SECOND)[seat.position]:
+                line.won += 1
+            else:
+                line.lost += 1
+            if match.end_reason in _ON_THE_BOARD:
+                line.spread += seat.score - other.score
+    return sorted(table.values(), key=lambda s: (-s.points, -s.spread, s.name.lower()))
+
+
+def tournament_page(tournament: Tournament) -> dict[str, Any]:
+    """Fixtures grouped by round, each as a list row, and the standings."""
+    matches = _listed(tournament.matches.order_by("round_number", "kickoff_at", "id"))
+    rows = [visibility.match_row(match) for match in matches]
+    rounds = [
+        {"number": number, "fixtures": list(fixtures)}
+        for number, fixtures in groupby(rows, key=lambda row: row["round_number"])
+    ]
+    return {"rounds": rounds, "standings": standings(tournament)}
+
+
+def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
+    """Standings keyed by player name; handy for tests and exports."""
+    return {line.name: line for line in standings(tournament)}
+
+
+__all__ = [
+    "Standing",
+    "home_lists",
+    "my_match_rows",
+    "standings",
+    "standings_by_name",
+    "tournament_page",
+]
