@@ -9,5 +9,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("api/", include("matches.api_urls")),
     path("", include("matches.urls")),
 ]
