@@ -27,6 +27,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             "REDIS_URL (e.g. postgres://root@127.0.0.1:5432/wordduel, redis://127.0.0.1:6379/0).",
             returncode=2,
         )
+    # Members are made by the hundred: argon2 stays, at a test-sized cost.
+    settings.PASSWORD_HASHERS = ["tests.hashers.FastArgon2PasswordHasher"]
     # Runs side by side (two checkouts, a developer and CI) must not share Redis groups.
     layer = settings.CHANNEL_LAYERS["default"]
     layer["CONFIG"]["prefix"] = f"wordduel-test-{os.getpid()}"

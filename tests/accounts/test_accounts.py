@@ -11,6 +11,7 @@ from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+import wordduel.settings as production_settings
 from accounts.models import Member
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +118,7 @@ def test_a_session_lasts_a_day(client, alice) -> None:
 
 
 def test_passwords_are_stored_with_argon2(alice) -> None:
-    assert settings.PASSWORD_HASHERS[0].endswith("Argon2PasswordHasher")
+    assert production_settings.PASSWORD_HASHERS[0].endswith(".Argon2PasswordHasher")
     assert alice.password.startswith("argon2$argon2id$")
 
 

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+import wordduel.settings as production_settings
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,7 +31,9 @@ def test_custom_member_model_is_the_user_model() -> None:
 
 
 def test_passwords_are_hashed_with_argon2() -> None:
-    assert settings.PASSWORD_HASHERS[0].endswith("Argon2PasswordHasher")
+    assert production_settings.PASSWORD_HASHERS[0] == (
+        "django.contrib.auth.hashers.Argon2PasswordHasher"
+    )
 
 
 async def test_channel_layer_round_trip_through_channels_redis() -> None:

@@ -28,12 +28,6 @@ SIGNED_OUT = ("anonymous", "key_holder", "wrong_key")
 KICKOFF = datetime(2031, 5, 4, 18, 0, tzinfo=UTC)
 
 
-@pytest.fixture(autouse=True)
-def _quick_password_hashing(settings) -> None:
-    """These tests sign in with force_login; argon2's deliberate slowness only costs time here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def db_state() -> tuple[Any, ...]:
     """Every row a request could change, to show that a refused one changed nothing."""
     return (

@@ -30,15 +30,6 @@ RACK_ELEMENT = re.compile(r'<ol class="rack" id="your-rack"[^>]*>(.*?)</ol>', re
 TILE = re.compile(r'<li class="tile">(?:<span aria-hidden="true">)?([A-Z?])')
 
 
-@pytest.fixture(autouse=True)
-def _quick_password_hashing(settings) -> None:
-    """Most tests sign in with force_login; argon2's deliberate slowness only costs time.
-
-    (tests/accounts checks that real passwords are stored with argon2.)
-    """
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def signed_in(member: Member | None) -> Client:
     client = Client()
     if member is not None:

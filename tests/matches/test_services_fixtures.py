@@ -19,12 +19,6 @@ SECOND = timedelta(seconds=1)
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _quick_password_hashing(settings) -> None:
-    """No test here signs in with a password; argon2's deliberate slowness only costs time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _members(seats) -> list[int | None]:
     return [seat.member_id for seat in seats]
 

@@ -1,0 +1,149 @@
+"""Every way a move can be refused, one exception type per rule.
+
+The message of each rule error is exactly the text of RULES.md, so whatever layer catches it
+(a service, a consumer, a view) can show ``str(error)`` to the player unchanged. ``code`` is a
+stable machine name for clients that want to react to a particular refusal.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class EngineError(Exception):
+    """Base of everything the engine raises on purpose."""
+
+
+class MoveError(EngineError):
+    """A move was refused; nothing changed."""
+
+    code: ClassVar[str] = "move_error"
+    default_message: ClassVar[str] = "That move is not allowed."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message if message is not None else self.default_message
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class MalformedMove(MoveError):
+    """The move is not a well-formed play, swap or pass (wrong shape, type or range)."""
+
+    code = "malformed_move"
+    default_message = "That move is not well formed."
+
+
+class NotKickedOff(MoveError):
+    """Rule 1: the fixture's kick-off time has not come (decided by the server)."""
+
+    code = "not_kicked_off"
+    default_message = "This match has not kicked off yet."
+
+
+class MatchOver(MoveError):
+    """Rule 1: the game has ended."""
+
+    code = "match_over"
+    default_message = "This match is over."
+
+
+class NotYourTurn(MoveError):
+    """Rule 2: the mover is not the player to move (or not seated)."""
+
+    code = "not_your_turn"
+    default_message = "It is not your turn."
+
+
+class StaleTurn(MoveError):
+    """Rule 3: the move was made against an older board (decided by the server)."""
+
+    code = "stale_turn"
+    default_message = "Your opponent moved. Board updated."
+
+
+class TilesNotOnRack(MoveError):
+    """Rule 4: the move uses tiles the player does not hold."""
+
+    code = "tiles_not_on_rack"
+    default_message = "You do not have those tiles."
+
+
+class SquareTaken(MoveError):
+    """Rule 4: a tile was placed on an occupied square."""
+
+    code = "square_taken"
+    default_message = "That square is already taken."
+
+
+class BlankNeedsLetter(MalformedMove):
+    """Rule 4: a blank was placed without naming a letter A–Z."""
+
+    code = "blank_needs_letter"
+    default_message = "Choose a letter for the blank."
+
+
+class NotInLine(MoveError):
+    """Rule 5: the new tiles are not in one row or column, or leave a gap."""
+
+    code = "not_in_line"
+    default_message = "Tiles must go in one row or one column, with no gaps."
+
+
+class MissesStar(MoveError):
+    """Rule 6: the first play does not cover the centre square."""
+
+    code = "misses_star"
+    default_message = "The first word has to cover the star."
+
+
+class FirstWordTooShort(MoveError):
+    """Rule 7: the first play places a single tile."""
+
+    code = "first_word_too_short"
+    default_message = "The first word must be at least two tiles long."
+
+
+class NotConnected(MoveError):
+    """Rule 8: a later play touches nothing already on the board."""
+
+    code = "not_connected"
+    default_message = "A word has to touch what is already on the board."
+
+
+class NotAWord(MoveError):
+    """Rule 9: a word the play forms is not in the lexicon."""
+
+    code = "not_a_word"
+
+    def __init__(self, word: str) -> None:
+        self.word = word.upper()
+        super().__init__(f"{self.word} is not in the dictionary.")
+
+
+class BagTooSmall(MoveError):
+    """Swap: the bag holds fewer tiles than the ruleset requires for a swap."""
+
+    code = "bag_too_small"
+    default_message = "There are not enough tiles left in the bag to swap."
+
+
+class WholeRackSwap(MoveError):
+    """Swap: the ruleset only allows swapping the whole rack (outspell)."""
+
+    code = "whole_rack_swap"
+    default_message = "You can only swap your whole rack."
+
+
+class UnknownRuleset(LookupError):
+    """No ruleset has that name."""
+
+
+class GcgError(ValueError):
+    """A GCG record could not be parsed; carries the 1-based line number."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        self.line = line
+        self.reason = message
+        super().__init__(f"line {line}: {message}" if line is not None else message)
