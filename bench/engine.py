@@ -9,8 +9,6 @@ loading ENABLE (time and memory). Writes the figures and the machine into the
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
@@ -22,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.report import REPORT, machine, percentile, write_section  # noqa: E402
 from lexicon.lexicon import load_enable  # noqa: E402
 from matches.engine import (  # noqa: E402
     Board,
@@ -36,34 +35,7 @@ from matches.engine.gcg import PLAY, WITHDRAWN  # noqa: E402
 from matches.engine.randomplay import AnagramIndex, random_move  # noqa: E402
 
 RECORDS = ROOT / "tests" / "fixtures" / "gcg"
-REPORT = ROOT / "docs" / "PERFORMANCE.md"
 SECTION = "## Engine and lexicon"
-
-
-def machine() -> str:
-    """nproc, CPU model, Python: what the numbers were measured on."""
-    model = platform.processor() or "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    loads = os.getloadavg()
-    busy = loads[0] > (os.cpu_count() or 1) / 2
-    note = " (other work was running: treat the times as upper bounds)" if busy else ""
-    return (
-        f"{os.cpu_count()} CPUs (nproc), {model}; Python {platform.python_version()} "
-        f"({platform.python_implementation()}), {platform.system()} {platform.machine()}; "
-        f"load average {', '.join(f'{x:.1f}' for x in loads)}{note}"
-    )
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
 def positions() -> list[tuple[Board, Play]]:
@@ -227,23 +199,6 @@ back up to seven: every draw attempt is one HMAC-SHA256 block (about 4-5 µs thr
 """
 
 
-def write_section(text: str) -> None:
-    """Replace (or add) this section of docs/PERFORMANCE.md, keeping every other section."""
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    current = REPORT.read_text() if REPORT.exists() else "# Performance\n"
-    lines = current.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.strip() == SECTION), None)
-    if start is None:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        end = next(
-            (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
-        )
-        tail = "".join(lines[end:])
-        updated = "".join(lines[:start]) + text + ("\n" + tail if tail else "")
-    REPORT.write_text(updated)
-
-
 def main() -> None:
     """Run everything, print the section, write it unless --no-write."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -257,7 +212,7 @@ def main() -> None:
     text = section(lex, plays, games)
     print(text)
     if not args.no_write:
-        write_section(text)
+        write_section(SECTION, text)
         print(f"written to {REPORT.relative_to(ROOT)}")
 
 
