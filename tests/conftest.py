@@ -33,6 +33,20 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     layer = settings.CHANNEL_LAYERS["default"]
     layer["CONFIG"]["prefix"] = f"wordduel-test-{os.getpid()}"
     os.environ["CHANNEL_LAYER_PREFIX"] = layer["CONFIG"]["prefix"]
+    settings.CACHES["default"]["KEY_PREFIX"] = layer["CONFIG"]["prefix"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Each test starts with the test client's address (127.0.0.1) at full allowance."""
+    from django.core.cache import cache
+
+    from accounts import ratelimit
+
+    keys = [f"ratelimit:{limit.name}:127.0.0.1" for limit in (ratelimit.SIGN_IN, ratelimit.SIGN_UP)]
+    cache.delete_many(keys)
+    yield
+    cache.delete_many(keys)
 
 
 @pytest.fixture(scope="session")
