@@ -1,0 +1,384 @@
+"""Shared tools for the websocket tests: real sessions, real sockets, real checks.
+
+Every socket goes through ``wordduel.asgi.application`` (origin check, session auth, router)
+on the channels-redis layer and PostgreSQL named by the environment. Nothing is mocked.
+This module holds no tests of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import hashlib
+import itertools
+import json
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import connections
+from django.test import Client
+
+from accounts.models import Member
+from lexicon.lexicon import get_lexicon
+from matches import services
+from matches.engine import Game, get_ruleset
+from matches.engine.randomplay import AnagramIndex, find_play, random_move
+from matches.models import Match, Seat, Turn
+from wordduel.asgi import application
+
+ORIGIN = (b"origin", b"http://testserver")
+#: Generous bound for a frame that must arrive; a failure, never a measurement.
+ARRIVAL_TIMEOUT = 10
+
+_ids = itertools.count(1)
+
+
+def new_client_id(prefix: str = "c") -> str:
+    """A fresh client-chosen id, as a browser would make one."""
+    return f"{prefix}-{next(_ids)}"
+
+
+def session_cookie(member: Member) -> str:
+    """Sign ``member`` in through Django's own machinery; return the session cookie value."""
+    client = Client()
+    client.force_login(member)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def socket_path(match_id: int, key: str | None = None) -> str:
+    return f"/ws/matches/{match_id}/" + (f"?key={key}" if key else "")
+
+
+def headers_for(cookie: str | None, origin: tuple[bytes, bytes] = ORIGIN) -> list:
+    headers = [origin]
+    if cookie:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    return headers
+
+
+@dataclass
+class Socket:
+    """One client connection that remembers every frame it ever received."""
+
+    name: str
+    communicator: WebsocketCommunicator
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    unread: list[dict[str, Any]] = field(default_factory=list)
+
+    async def send(self, frame: dict[str, Any] | str | bytes) -> None:
+        """Send a text, binary or JSON frame (empty frames too, as a browser could)."""
+        if isinstance(frame, bytes):
+            await self.communicator.send_input({"type": "websocket.receive", "bytes": frame})
+        elif isinstance(frame, str):
+            await self.communicator.send_input({"type": "websocket.receive", "text": frame})
+        else:
+            await self.communicator.send_json_to(frame)
+
+    async def _receive(self) -> dict[str, Any]:
+        frame = await self.communicator.receive_json_from(timeout=ARRIVAL_TIMEOUT)
+        self.frames.append(frame)
+        return frame
+
+    async def wait_for(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The first unread frame matching ``predicate``; frames before it stay unread."""
+        for index, frame in enumerate(self.unread):
+            if predicate(frame):
+                return self.unread.pop(index)
+        while True:
+            frame = await self._receive()
+            if predicate(frame):
+                return frame
+            self.unread.append(frame)
+
+    async def next(self) -> dict[str, Any]:
+        """The next frame, unread ones first."""
+        if self.unread:
+            return self.unread.pop(0)
+        return await self._receive()
+
+    async def answer_to(self, client_id: str) -> dict[str, Any]:
+        """The direct answer (ack, error or snapshot) naming ``client_id``."""
+        return await self.wait_for(
+            lambda f: f.get("id") == client_id and f["type"] in {"ack", "error", "snapshot"}
+        )
+
+    async def request(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """Send a request carrying an id and return the answer naming it."""
+        await self.send(frame)
+        return await self.answer_to(frame["id"])
+
+    async def event(self, kind: str, **match: Any) -> dict[str, Any]:
+        """The next ``kind`` frame whose data includes the given items (e.g. a turn number)."""
+
+        def wanted(frame: dict[str, Any]) -> bool:
+            if frame["type"] != kind:
+                return False
+            data = frame.get("data", {})
+            if kind == "turn":
+                data = {**data, "number": data["move"]["number"]}
+            return all(data.get(name) == value for name, value in match.items())
+
+        return await self.wait_for(wanted)
+
+    async def sync(self) -> dict[str, Any]:
+        """Ask for a fresh snapshot; return the snapshot itself."""
+        client_id = new_client_id("sync")
+        answer = await self.request({"type": "sync", "id": client_id})
+        assert answer["type"] == "snapshot", answer
+        return answer["snapshot"]
+
+    async def is_quiet(self) -> bool:
+        """Nothing unread and nothing more on its way."""
+        return not self.unread and await self.communicator.receive_nothing()
+
+    async def close(self) -> None:
+        if not self.communicator.future.done():
+            await self.communicator.disconnect()
+
+
+async def open_socket(
+    match_id: int,
+    *,
+    member: Member | None = None,
+    key: str | None = None,
+    name: str = "",
+    cookie: str | None = None,
+) -> tuple[Socket, dict[str, Any]]:
+    """Connect as ``member`` (or anonymously, or with ``cookie``); return it and its snapshot."""
+    if member is not None and cookie is None:
+        cookie = await database_sync_to_async(session_cookie)(member)
+    communicator = WebsocketCommunicator(
+        application, socket_path(match_id, key), headers=headers_for(cookie)
+    )
+    connected, code = await communicator.connect(timeout=ARRIVAL_TIMEOUT)
+    assert connected, f"{name or member} was refused with {code}"
+    socket = Socket(name or str(member or "anonymous"), communicator)
+    first = await socket.next()
+    assert first["type"] == "snapshot"
+    assert first["reason"] == "connect"
+    return socket, first["snapshot"]
+
+
+async def refusal_code(
+    match_id: int,
+    *,
+    member: Member | None = None,
+    key: str | None = None,
+    origin: tuple[bytes, bytes] = ORIGIN,
+) -> int | None:
+    """The close code a handshake is refused with, or None if it was accepted."""
+    cookie = await database_sync_to_async(session_cookie)(member) if member else None
+    communicator = WebsocketCommunicator(
+        application, socket_path(match_id, key), headers=headers_for(cookie, origin)
+    )
+    connected, code = await communicator.connect(timeout=ARRIVAL_TIMEOUT)
+    await communicator.disconnect()  # as a server would after a refusal, too
+    return None if connected else code
+
+
+Opener = Callable[..., Awaitable[tuple[Socket, dict[str, Any]]]]
+
+
+@contextlib.asynccontextmanager
+async def socket_opener() -> AsyncIterator[Opener]:
+    """Open sockets that are all closed at the end, with their database sessions.
+
+    Each test module wraps this in its ``connect`` fixture. Worker threads keep their
+    database connections open for the next request, as they should in a server; here they
+    are closed at the end (asgiref's thread for thread-sensitive work directly, the loop's
+    worker threads by shutting them down) so the test database can be dropped after the run.
+    """
+    opened: list[Socket] = []
+
+    async def open_(match_id: int, **kwargs: Any) -> tuple[Socket, dict[str, Any]]:
+        socket, snapshot = await open_socket(match_id, **kwargs)
+        opened.append(socket)
+        return socket, snapshot
+
+    try:
+        yield open_
+    finally:
+        for socket in reversed(opened):  # last opened, first closed: see test_race
+            await socket.close()
+        await database_sync_to_async(connections.close_all)()
+        await asyncio.get_running_loop().shutdown_default_executor()
+        gc.collect()  # the exited threads' connections close when collected
+
+
+# ---------------------------------------------------------------- the database's view
+
+
+def seeded_match(
+    make_fixture: Callable[..., Match],
+    first: Member,
+    second: Member,
+    *,
+    seed: int = 1,
+    visibility: str = Match.Visibility.PUBLIC,
+) -> Match:
+    """A live match whose bag is fixed by ``seed``, so its racks and plays are repeatable.
+
+    The fixture is scheduled empty, its secret seed and the seats' contributions are set,
+    then both players sit down through the service, which deals and opens it.
+    """
+    match = make_fixture(visibility=visibility, name=f"Seeded fixture {seed}")
+    bag_seed = hashlib.sha256(f"word-duel-test-{seed}".encode()).hexdigest()
+    Match.objects.filter(pk=match.pk).update(
+        bag_seed=bag_seed, bag_commitment=hashlib.sha256(bytes.fromhex(bag_seed)).hexdigest()
+    )
+    for position in (0, 1):
+        Seat.objects.filter(match=match, position=position).update(
+            contribution=hashlib.sha256(f"{seed}-{position}".encode()).hexdigest()[:32]
+        )
+    services.match_take_seat(match_id=match.pk, member=first, position=0)
+    services.match_take_seat(match_id=match.pk, member=second, position=1)
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+    return match
+
+
+def match_state(match_id: int) -> dict[str, Any]:
+    """Everything a request could change: the match row, both seats, the move log."""
+    match = Match.objects.get(pk=match_id)
+    return {
+        "status": match.status,
+        "result": match.result,
+        "turn_number": match.turn_number,
+        "to_move": match.to_move,
+        "bag_count": match.bag_count,
+        "game_state": match.game_state,
+        "viewing_key": match.viewing_key,
+        "seats": list(
+            Seat.objects.filter(match_id=match_id)
+            .order_by("position")
+            .values_list("member_id", "rack", "score")
+        ),
+        "turns": Turn.objects.filter(match_id=match_id).count(),
+    }
+
+
+def rack_of(match_id: int, position: int) -> str:
+    return Seat.objects.get(match_id=match_id, position=position).rack
+
+
+def assert_tiles_conserved(match_id: int) -> None:
+    """Board + racks + bag is the ruleset's full set, and the seats mirror the game."""
+    match = Match.objects.get(pk=match_id)
+    game = Game.from_json(match.game_state)
+    assert game.tiles_in_play() == sorted(get_ruleset(match.ruleset).full_bag)
+    for seat in Seat.objects.filter(match_id=match_id):
+        assert seat.rack == "".join(game.racks[seat.position])
+    assert match.turn_number == game.turn_number == match.turns.count()
+    assert match.bag_count == game.bag_count
+
+
+def racks_ever_held(match_id: int, position: int) -> set[str]:
+    """Every rack a seat has held: before each of its turns, and now."""
+    racks = set(
+        Turn.objects.filter(match_id=match_id, position=position).values_list(
+            "rack_before", flat=True
+        )
+    )
+    racks.add(rack_of(match_id, position))
+    return {rack for rack in racks if rack}
+
+
+def current_game(match_id: int) -> Game:
+    return Game.from_json(Match.objects.get(pk=match_id).game_state)
+
+
+# ---------------------------------------------------------------- finding moves
+
+
+_index_cache: dict[str, AnagramIndex] = {}
+
+
+def anagram_index() -> AnagramIndex:
+    """Built once per test process from ENABLE."""
+    if "enable" not in _index_cache:
+        _index_cache["enable"] = AnagramIndex(get_lexicon("enable"))
+    return _index_cache["enable"]
+
+
+def move_frame(move_dict: dict[str, Any], *, turn: int, client_id: str) -> dict[str, Any]:
+    """The protocol frame for an engine move dict."""
+    frame: dict[str, Any] = {"type": move_dict["kind"], "id": client_id, "turn": turn}
+    if move_dict["kind"] != "pass":
+        frame["tiles"] = move_dict["tiles"]
+    return frame
+
+
+def legal_play(match_id: int, seed: int = 0) -> dict[str, Any]:
+    """A legal play for the player to move now, as an engine move dict (the test's oracle)."""
+    game = current_game(match_id)
+    play = find_play(
+        game,
+        lexicon=get_lexicon("enable"),
+        index=anagram_index(),
+        rng=random.Random(seed),
+        max_tries=2000,
+        max_lookups=100_000,
+    )
+    assert play is not None, "no play found for the opening rack"
+    return play.to_dict()
+
+
+def some_move(match_id: int, rng: random.Random) -> dict[str, Any]:
+    """A random legal move for the player to move (mostly plays; swaps and passes too)."""
+    game = current_game(match_id)
+    return random_move(
+        game, lexicon=get_lexicon("enable"), index=anagram_index(), rng=rng
+    ).to_dict()
+
+
+# ---------------------------------------------------------------- privacy scanning
+
+
+FORBIDDEN_KEYS = frozenset({"game_state", "bag", "rack_before", "drawn", "swapped", "seed"})
+
+
+def walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
+    """Every (key, value) pair in a JSON document, depth first."""
+    yield key, value
+    if isinstance(value, dict):
+        for child_key, child in value.items():
+            yield from walk(child, child_key)
+    elif isinstance(value, list):
+        for child in value:
+            yield from walk(child, None)
+
+
+def privacy_leaks(
+    frames: list[dict[str, Any]], *, own_racks: set[str], foreign_racks: set[str]
+) -> list[str]:
+    """What in ``frames`` shows a rack that is not the receiver's, or any hidden field.
+
+    A "rack" field may only ever hold one of ``own_racks`` (or nothing); the other seat's
+    racks may not appear anywhere as a JSON array of tiles, whatever the field is called.
+    Single letters are not scanned for: they are on the board for everyone to see.
+    """
+    leaks: list[str] = []
+    for frame in frames:
+        text = json.dumps(frame, separators=(",", ":"))
+        for key, value in walk(frame):
+            if key in FORBIDDEN_KEYS:
+                leaks.append(f"hidden field {key!r} in {frame['type']}")
+            if key == "rack" and value is not None and not isinstance(value, list | dict):
+                leaks.append(f"rack as {value!r} in {frame['type']}")
+            if (
+                key == "rack"
+                and isinstance(value, list)
+                and value
+                and ("".join(value) not in own_racks)
+            ):
+                leaks.append(f"rack {value} in {frame['type']}")
+        for rack in foreign_racks:
+            if len(rack) >= 2 and json.dumps(list(rack), separators=(",", ":")) in text:
+                leaks.append(f"foreign rack {rack} in {frame['type']}")
+    return leaks
