@@ -446,10 +446,6 @@ def match_commit(
                 replayed=True,
             )
         ruleset = get_ruleset(match.ruleset)
-        try:
-            parsed = move_from_dict(move, board_size=ruleset.board_size)
-        except MoveError as error:
-            return _refusal(error)
         now = now or _now()
         seats = _seats(match)
         events = _apply_deadlines(match, seats, now=now)
@@ -463,6 +459,7 @@ def match_commit(
                 raise NotYourTurn
             if against_turn != match.turn_number:
                 raise StaleTurn
+            parsed = move_from_dict(move, board_size=ruleset.board_size)  # rule 4 on
             lexicon = get_lexicon(match.lexicon, max_len=ruleset.lexicon_max_len)
             game = _game(match).apply(parsed, player=seat.position, lexicon=lexicon)
         except MoveError as error:

@@ -36,6 +36,19 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     settings.CACHES["default"]["KEY_PREFIX"] = layer["CONFIG"]["prefix"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _end_stray_connections(django_db_setup, django_db_blocker):
+    """Close connections left by worker threads (async tests) so the test DB can be dropped."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Each test starts with the test client's address (127.0.0.1) at full allowance."""
