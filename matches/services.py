@@ -602,25 +602,6 @@ def run_clock(*, now: datetime | None = None) -> dict[str, list[int]]:
     }
 
 
-__all__ = [
-    "CommitOutcome",
-    "NotAllowed",
-    "SeatUnavailable",
-    "ServiceError",
-    "create_fixture",
-    "create_round_robin",
-    "default_no_shows",
-    "forfeit_stalled_matches",
-    "match_apply_deadlines",
-    "match_commit",
-    "match_rotate_viewing_key",
-    "match_take_seat",
-    "open_due_matches",
-    "round_robin_pairings",
-    "run_clock",
-]
-
-
 # ---------------------------------------------------------------- the verifiable bag
 
 CONTRIBUTION_MIN_BYTES = 16
@@ -677,6 +658,3 @@ def match_contribute_entropy(*, match_id: int, member: Member, value_hex: str) -
     if refusal is not None:
         raise refusal
     return seat
-
-
-__all__ += ["match_contribute_entropy"]
