@@ -64,8 +64,8 @@ if ! answers "$pg_host" "$pg_port"; then
   port=$(free_port)
   mkdir "$tmp/pg" && chown postgres "$tmp/pg"
   su postgres -s /bin/sh -c "$pg_bin/initdb -D $tmp/pg -A trust -U postgres" >/dev/null
-  su postgres -s /bin/sh -c "$pg_bin/pg_ctl -D $tmp/pg -l $tmp/pg.log -w \
-    -o '-p $port -k $tmp -c listen_addresses=127.0.0.1 -c fsync=off' start" >/dev/null
+  su postgres -s /bin/sh -c "$pg_bin/pg_ctl -D $tmp/pg -l $tmp/pg/server.log -w \
+    -o '-p $port -k $tmp/pg -c listen_addresses=127.0.0.1 -c fsync=off' start" >/dev/null
   export DATABASE_URL="postgres://postgres@127.0.0.1:$port/wordduel"
   echo "with-services: nothing answered PostgreSQL at $pg_host:$pg_port; started a throwaway one on port $port."
 fi

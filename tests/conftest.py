@@ -42,6 +42,8 @@ def _end_stray_connections(django_db_setup, django_db_blocker):
     yield
     from django.db import connection
 
+    if not str(connection.settings_dict["NAME"]).startswith("test_"):
+        return  # no test database was made in this run
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
