@@ -388,6 +388,21 @@ def board_grid(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def board_rules(name: str) -> dict[str, Any]:
+    """The public numbers the interactive board draws with: premium layout, letter values, swap.
+
+    ``layout`` rows use the ruleset's characters (``.`` plain, ``d`` DL, ``t`` TL, ``D`` DW,
+    ``T`` TW); the page needs them for squares a tile covers now but not earlier in a replay.
+    """
+    ruleset = get_ruleset(name)
+    return {
+        "layout": list(ruleset.layout),
+        "values": dict(ruleset.values),
+        "rack_size": ruleset.rack_size,
+        "swap_whole_rack": ruleset.swap_whole_rack,
+    }
+
+
 def board_columns(snapshot: dict[str, Any]) -> list[str]:
     """Column letters for the board's header row."""
     return [chr(ord("A") + c) for c in range(snapshot["board_size"])]
@@ -427,6 +442,7 @@ def match_page(match: Match, viewer: Viewer) -> dict[str, Any]:
         "your_seat_label": Seat.Position(viewer.seat).label if viewer.seat is not None else None,
         "to_move_label": _to_move_label(seats, match.to_move),
         "grid": board_grid(snapshot),
+        "board_rules": board_rules(match.ruleset),
         "columns": board_columns(snapshot),
         "move_lines": move_lines(snapshot),
         "can_rotate_key": can_rotate_key(match, viewer),

@@ -1,0 +1,1158 @@
+// Word Duel: the interactive match page.
+//
+// The server renders a read-only page; this module takes it over. It keeps one websocket to
+// /ws/matches/<id>/ (see docs/PROTOCOL.md): the server's snapshot and its events are the
+// truth, and the page is redrawn from them. Staging tiles happens here only; nothing is sent
+// until "Play word", "Swap" or "Pass". Refusals are shown in the server's own words (RULES.md).
+// Replays come from /api/matches/<id>/replay?turn=N and are linkable with ?turn=N.
+
+const root = document.getElementById("match");
+if (root) start(root);
+
+function start(root) {
+  const rules = JSON.parse(document.getElementById("board-rules").textContent);
+  const SIZE = rules.layout.length;
+  const CENTRE = Math.floor(SIZE / 2);
+  const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".slice(0, SIZE);
+  const PREMIUM = {
+    T: { css: "tw", label: "TW", name: "triple word" },
+    D: { css: "dw", label: "DW", name: "double word" },
+    t: { css: "tl", label: "TL", name: "triple letter" },
+    d: { css: "dl", label: "DL", name: "double letter" },
+  };
+  const RESULT = { first: 0, second: 1 };
+  const END_REASON = {
+    played_out: "Played out",
+    six_scoreless: "Six scoreless turns",
+    forfeit: "Forfeit",
+    no_show: "No-show",
+    abandoned: "Both seats empty",
+  };
+  const STATUS_LABEL = { scheduled: "Scheduled", live: "Live", finished: "Finished", abandoned: "Abandoned" };
+  const STALE = "Your opponent moved. Board updated.";
+
+  const matchId = Number(root.dataset.matchId);
+  const memberId = root.dataset.memberId ? Number(root.dataset.memberId) : null;
+  const key = new URLSearchParams(location.search).get("key");
+  const $ = (id) => document.getElementById(id);
+  const el = {
+    board: $("board"),
+    status: $("status"),
+    hint: $("hint"),
+    turnLine: $("turn-line"),
+    connection: $("connection"),
+    kickoff: $("kickoff-banner"),
+    playPanel: $("play-panel"),
+    rackSlot: $("rack-slot"),
+    controls: $("controls"),
+    replay: $("replay"),
+    replayPosition: $("replay-position"),
+    replayBanner: $("replay-banner"),
+    seatsSlot: $("seats-slot"),
+    movesSlot: $("moves-slot"),
+    gcgLink: $("gcg-link"),
+    bagCount: $("bag-count"),
+    matchStatus: $("match-status"),
+    shareSlot: $("share-slot"),
+    blankDialog: $("blank-dialog"),
+  };
+
+  const state = {
+    live: null, // the latest snapshot, kept current by events
+    replay: null, // a replay snapshot while stepping through the game, else null
+    rack: [], // own tiles in display order: {id, letter}; "?" is a blank
+    rackTurn: -1, // the turn the rack belongs to, so an older rack never replaces a newer one
+    staged: [], // tiles on the board, not yet sent: {tileId, row, col, letter, blank}
+    picked: null, // id of the rack tile picked up
+    mode: "play", // "play", "swap" (choosing tiles) or "pass" (confirming)
+    swapPicks: new Set(),
+    focus: { row: CENTRE, col: CENTRE },
+    pending: new Map(), // request id -> frame, until its ack comes (resent after a reconnect)
+  };
+  let tileSeq = 0;
+
+  // ------------------------------------------------------------------ small helpers
+
+  const squareName = (row, col) => `${COLUMNS[col]}${row + 1}`;
+  const valueOf = (letter) => (letter === "?" ? 0 : rules.values[letter] ?? 0);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const view = () => state.replay || state.live;
+  const seated = () => state.live && state.live.your_seat !== null && state.live.your_seat !== undefined;
+  const canStage = () => !state.replay && seated() && state.live.status === "live" && state.mode === "play";
+  const stagedAt = (row, col) => state.staged.find((s) => s.row === row && s.col === col);
+  const tileById = (id) => state.rack.find((t) => t.id === id);
+  const isStaged = (id) => state.staged.some((s) => s.tileId === id);
+  const seatName = (seat) => seat.name || seat.label;
+
+  function newId(kind) {
+    // Request ids make a commit idempotent: a resend after a reconnect gets the first answer.
+    const bytes = crypto.getRandomValues(new Uint8Array(8));
+    return `${kind}-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  }
+
+  function localTime(iso) {
+    return new Date(iso).toLocaleString(undefined, {
+      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+      timeZoneName: "short",
+    });
+  }
+
+  function countdown(ms) {
+    const total = Math.max(0, Math.ceil(ms / 1000));
+    const d = Math.floor(total / 86400);
+    const h = Math.floor((total % 86400) / 3600);
+    const m = Math.floor((total % 3600) / 60);
+    const s = total % 60;
+    if (d) return `${d} d ${h} h`;
+    if (h) return `${h} h ${String(m).padStart(2, "0")} min`;
+    if (m) return `${m} min ${String(s).padStart(2, "0")} s`;
+    return `${s} s`;
+  }
+
+  function make(tag, props = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(props)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === "class") node.className = value;
+      else if (name === "text") node.textContent = value;
+      else if (name.startsWith("data-") || name.startsWith("aria-") || name === "role") node.setAttribute(name, value);
+      else node[name] = value;
+    }
+    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+    return node;
+  }
+
+  let sayTimer = null;
+  function say(text) {
+    // Clear first, then write a moment later, so the same message twice is announced twice.
+    el.status.textContent = "";
+    clearTimeout(sayTimer);
+    sayTimer = setTimeout(() => { el.status.textContent = text; }, 50);
+  }
+
+  const hint = (text) => { el.hint.textContent = text; };
+
+  // ------------------------------------------------------------------ the board
+
+  // The server's table stays; each square becomes a focusable grid cell we redraw in place.
+  el.board.setAttribute("role", "grid");
+  const cells = [];
+  el.board.querySelectorAll("tbody tr").forEach((tr, row) => {
+    cells.push([]);
+    tr.querySelectorAll("td.sq").forEach((td, col) => {
+      td.setAttribute("role", "gridcell");
+      td.dataset.row = row;
+      td.dataset.col = col;
+      td.tabIndex = -1;
+      cells[row].push(td);
+    });
+  });
+
+  function lastPlay(snapshot) {
+    // The squares of the most recent play, outlined so the newest word is easy to find.
+    for (let i = snapshot.moves.length - 1; i >= 0; i--) {
+      const move = snapshot.moves[i];
+      if (move.kind === "play") return new Set(move.tiles.map((t) => t.row * SIZE + t.col));
+    }
+    return new Set();
+  }
+
+  function renderBoard() {
+    const shown = view();
+    if (!shown) return;
+    const last = lastPlay(shown);
+    const staging = !state.replay;
+    for (let row = 0; row < SIZE; row++) {
+      for (let col = 0; col < SIZE; col++) {
+        const td = cells[row][col];
+        const char = shown.board[row][col];
+        const premium = PREMIUM[rules.layout[row][col]];
+        const star = row === CENTRE && col === CENTRE;
+        const staged = staging ? stagedAt(row, col) : null;
+        const name = squareName(row, col);
+        const classes = ["sq"];
+        let label;
+        td.replaceChildren();
+        if (char !== ".") {
+          const letter = char.toUpperCase();
+          const blank = char !== letter;
+          classes.push("tile");
+          if (blank) classes.push("blank");
+          if (last.has(row * SIZE + col)) classes.push("last");
+          td.append(make("span", { class: "letter", text: letter }));
+          if (!blank) td.append(make("span", { class: "value", text: valueOf(letter) }));
+          label = `${name}, ${letter}${blank ? ", blank" : ""}${last.has(row * SIZE + col) ? ", last move" : ""}`;
+        } else if (staged) {
+          classes.push("tile", "staged");
+          if (staged.blank) classes.push("blank");
+          td.append(make("span", { class: "letter", text: staged.letter }));
+          if (!staged.blank) td.append(make("span", { class: "value", text: valueOf(staged.letter) }));
+          label = `${name}, ${staged.letter}${staged.blank ? ", blank" : ""}, your tile, not yet played`;
+        } else {
+          if (premium) classes.push(premium.css);
+          if (star) classes.push("star");
+          td.textContent = star ? "★" : premium ? premium.label : "";
+          label = `${name}, ${premium ? `${premium.name}, ` : ""}empty`;
+        }
+        td.className = classes.join(" ");
+        td.setAttribute("aria-label", label);
+        td.tabIndex = row === state.focus.row && col === state.focus.col ? 0 : -1;
+      }
+    }
+  }
+
+  function focusSquare(row, col, { move = true } = {}) {
+    row = Math.max(0, Math.min(SIZE - 1, row));
+    col = Math.max(0, Math.min(SIZE - 1, col));
+    cells[state.focus.row][state.focus.col].tabIndex = -1;
+    state.focus = { row, col };
+    const td = cells[row][col];
+    td.tabIndex = 0;
+    if (move) td.focus();
+  }
+
+  const boardHasFocus = () => el.board.contains(document.activeElement) && document.activeElement.matches("td.sq");
+
+  // ------------------------------------------------------------------ staging
+
+  function setRack(letters, turn) {
+    if (turn < state.rackTurn) return;
+    state.rackTurn = turn;
+    const same = state.rack.length === letters.length
+      && state.rack.map((t) => t.letter).sort().join("") === [...letters].sort().join("");
+    if (same) return; // keep the player's order and what they staged
+    state.rack = letters.map((letter) => ({ id: `t${++tileSeq}`, letter }));
+    state.staged = [];
+    state.picked = null;
+    state.swapPicks.clear();
+  }
+
+  function pick(tileId) {
+    state.picked = state.picked === tileId ? null : tileId;
+    const tile = tileById(state.picked);
+    hint(tile ? `Picked ${tile.letter === "?" ? "a blank" : tile.letter}. Now choose a square.` : "");
+    render();
+  }
+
+  function pickByLetter(letter) {
+    const free = state.rack.filter((t) => !isStaged(t.id) && t.letter === letter);
+    if (!free.length) {
+      hint(letter === "?" ? "You have no blank." : `You have no ${letter}.`);
+      return false;
+    }
+    // Typing the same letter again moves on to the next tile with it.
+    const at = free.findIndex((t) => t.id === state.picked);
+    state.picked = free[(at + 1) % free.length].id;
+    hint(`Picked ${letter === "?" ? "a blank" : letter}. Now choose a square.`);
+    render();
+    return true;
+  }
+
+  async function place(row, col) {
+    const tile = tileById(state.picked);
+    if (!tile) return false;
+    if (view().board[row][col] !== "." || stagedAt(row, col)) {
+      hint("That square is already taken.");
+      return false;
+    }
+    let letter = tile.letter;
+    if (letter === "?") {
+      letter = await askBlankLetter();
+      if (!letter) {
+        state.picked = null;
+        render();
+        hint("The blank is back on your rack.");
+        return false;
+      }
+    }
+    state.staged.push({ tileId: tile.id, row, col, letter, blank: tile.letter === "?" });
+    state.picked = null;
+    hint(`${letter} on ${squareName(row, col)}.`);
+    render();
+    return true;
+  }
+
+  function unstage(staged) {
+    state.staged = state.staged.filter((s) => s !== staged);
+    hint(`${staged.letter} is back on your rack.`);
+    render();
+  }
+
+  function recallAll() {
+    state.staged = [];
+    state.picked = null;
+  }
+
+  function askBlankLetter() {
+    const dialog = el.blankDialog;
+    if (!dialog.querySelector("#blank-letters").childElementCount) {
+      const box = dialog.querySelector("#blank-letters");
+      for (const letter of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+        box.append(make("button", { type: "submit", value: letter, text: letter, class: "tile" }));
+      }
+      dialog.addEventListener("keydown", (event) => {
+        if (/^[a-z]$/i.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+          event.preventDefault();
+          dialog.close(event.key.toUpperCase());
+        }
+      });
+    }
+    dialog.returnValue = "";
+    dialog.showModal();
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => {
+        const value = dialog.returnValue;
+        resolve(/^[A-Z]$/.test(value) ? value : null);
+      }, { once: true });
+    });
+  }
+
+  function nextSquare(row, col) {
+    // After placing, go on in the direction the word is growing (across unless it is a column).
+    const down = state.staged.length > 1 && state.staged.every((s) => s.col === state.staged[0].col);
+    const [dr, dc] = down ? [1, 0] : [0, 1];
+    let r = row + dr;
+    let c = col + dc;
+    while (r < SIZE && c < SIZE && (view().board[r][c] !== "." || stagedAt(r, c))) {
+      r += dr;
+      c += dc;
+    }
+    return r < SIZE && c < SIZE ? [r, c] : [row, col];
+  }
+
+  // ------------------------------------------------------------------ requests
+
+  let socket = null;
+  let connected = false;
+
+  function send(frame) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  function request(type, fields = {}) {
+    const frame = { type, id: newId(type), ...fields };
+    state.pending.set(frame.id, frame);
+    if (!send(frame)) hint("Not connected. It will be sent when the connection is back.");
+    render();
+  }
+
+  const committing = () => [...state.pending.values()].some((f) => f.type !== "take_seat");
+
+  function playWord() {
+    if (!state.staged.length) {
+      hint("Place some tiles on the board first.");
+      return;
+    }
+    request("play", {
+      turn: state.live.turn_number,
+      tiles: state.staged.map((s) => ({ row: s.row, col: s.col, letter: s.letter, blank: s.blank })),
+    });
+  }
+
+  function confirmSwap() {
+    const tiles = state.rack.filter((t) => state.swapPicks.has(t.id)).map((t) => t.letter);
+    if (!tiles.length) {
+      hint("Choose at least one tile to swap.");
+      return;
+    }
+    request("swap", { turn: state.live.turn_number, tiles });
+  }
+
+  function setMode(mode) {
+    state.mode = mode;
+    state.swapPicks.clear();
+    if (mode !== "play") recallAll();
+    if (mode === "swap" && rules.swap_whole_rack) state.rack.forEach((t) => state.swapPicks.add(t.id));
+    hint(mode === "swap" ? "Choose the tiles to swap." : "");
+    render();
+  }
+
+  // ------------------------------------------------------------------ frames from the server
+
+  function applySnapshot(snapshot) {
+    const before = state.live;
+    if (memberId !== null && before && before.your_seat !== null && snapshot.your_seat === null
+        && snapshot.seats.some((s) => s.member_id === memberId)) {
+      // Still in the seat, yet the server no longer knows us: the session has lapsed.
+      signInAgain();
+      return;
+    }
+    if (before && state.staged.length && before.board.join() !== snapshot.board.join()) {
+      recallAll();
+      say(STALE);
+    }
+    state.live = snapshot;
+    root.dataset.synced = "yes"; // a hook for tests and styles: the page shows the server's state
+    if (snapshot.rack) setRack(snapshot.rack, snapshot.turn_number);
+    else if (snapshot.your_seat === null) { state.rack = []; state.rackTurn = -1; recallAll(); }
+    if (!before) restoreStash();
+    render();
+  }
+
+  function applyTurn(data) {
+    const live = state.live;
+    const move = data.move;
+    if (move.number <= live.moves.length) return; // already have it (a snapshot overtook it)
+    if (move.number !== live.moves.length + 1) {
+      send({ type: "sync" }); // a gap: ask for the whole picture
+      return;
+    }
+    const board = live.board.map((line) => line.split(""));
+    for (const t of move.tiles) board[t.row][t.col] = t.blank ? t.letter.toLowerCase() : t.letter.toUpperCase();
+    Object.assign(live, {
+      board: board.map((line) => line.join("")),
+      moves: [...live.moves, move],
+      turn_number: data.turn_number,
+      to_move: data.to_move,
+      bag_count: data.bag_count,
+      turn_deadline_at: data.turn_deadline_at,
+      seats: data.seats,
+    });
+    const mine = seated() && move.position === live.your_seat;
+    if (move.kind === "play" && state.staged.length) {
+      // The board changed under the staged tiles: they go back to the rack.
+      recallAll();
+      if (!mine) say(STALE);
+    } else if (!mine) {
+      say(`${describeMove(move, live.seats)}.`);
+    }
+    render();
+  }
+
+  function onFrame(frame) {
+    switch (frame.type) {
+      case "snapshot":
+        applySnapshot(frame.snapshot);
+        if (frame.reason === "connect") resendPending();
+        break;
+      case "ack":
+        onAck(frame);
+        break;
+      case "error":
+        onError(frame);
+        break;
+      case "rack":
+        if (seated() && frame.data.position === state.live.your_seat) {
+          setRack(frame.data.rack, frame.data.turn_number);
+          render();
+        }
+        break;
+      case "turn":
+        if (state.live) applyTurn(frame.data);
+        break;
+      case "opened":
+        if (!state.live) break;
+        // The public snapshot of the opening; our own rack arrives in its own frame.
+        Object.assign(state.live, frame.data);
+        say(seated() && state.live.to_move === state.live.your_seat
+          ? "The match has begun. It is your turn."
+          : "The match has begun.");
+        render();
+        break;
+      case "ended":
+        if (!state.live) break;
+        Object.assign(state.live, {
+          status: frame.data.status, result: frame.data.result, end_reason: frame.data.end_reason,
+          to_move: null, turn_deadline_at: null,
+        });
+        state.live.seats = state.live.seats.map((s, i) => ({ ...s, score: frame.data.scores[i] }));
+        recallAll();
+        state.mode = "play";
+        say(`The match is over. ${resultText(state.live)}.`);
+        render();
+        break;
+      case "seat_taken":
+        if (!state.live) break;
+        state.live.seats = frame.data.seats;
+        render();
+        break;
+      case "key_rotated":
+        if (state.live && state.live.can_share) send({ type: "sync" }); // fetch the new link
+        break;
+      default:
+        break;
+    }
+  }
+
+  function onAck(frame) {
+    const sent = state.pending.get(frame.id);
+    state.pending.delete(frame.id);
+    if (frame.snapshot) applySnapshot(frame.snapshot);
+    if (!sent) return;
+    if (sent.type === "take_seat") {
+      if (frame.accepted) {
+        const seat = state.live.seats.find((s) => s.position === frame.position);
+        say(`You are seated as ${seat ? seat.label : "a player"}.`);
+      } else say(frame.message);
+      render();
+      return;
+    }
+    if (frame.accepted) {
+      if (frame.rack) setRack(frame.rack, frame.turn_number);
+      recallAll();
+      state.mode = "play";
+      state.swapPicks.clear();
+      if (sent.type === "play") {
+        const words = (frame.words || []).map((w) => (w.tiles || w.word || "").toUpperCase());
+        say(`You played ${words.join(", ")} for ${frame.score}.`);
+      } else if (sent.type === "swap") say(`You swapped ${plural(sent.tiles.length, "tile")}.`);
+      else say("You passed.");
+      hint("");
+    } else {
+      // The rule's own words; the tiles come back to the rack, nothing else changed.
+      if (sent.type === "play") recallAll();
+      say(frame.message);
+    }
+    render();
+  }
+
+  function onError(frame) {
+    if (frame.id) state.pending.delete(frame.id);
+    switch (frame.code) {
+      case "signed_out":
+        signInAgain();
+        return;
+      case "sign_in_required":
+        // The page was signed in, but the socket reconnected without a session: it lapsed.
+        if (memberId !== null) { signInAgain(); return; }
+        say(frame.message);
+        break;
+      case "key_revoked":
+      case "not_found":
+        stopped = true;
+        say(frame.message);
+        break;
+      case "server_error":
+        say(frame.message);
+        send({ type: "sync" });
+        break;
+      default:
+        say(frame.message);
+    }
+    render();
+  }
+
+  function resendPending() {
+    // A commit whose answer was lost with the connection: the same id gets the same answer.
+    for (const frame of state.pending.values()) send(frame);
+  }
+
+  // ------------------------------------------------------------------ the session
+
+  const stashKey = `wordduel-staged-${matchId}`;
+
+  function signInAgain() {
+    // Keep the tiles being built, so the same board after signing in shows them again.
+    try {
+      if (state.staged.length && state.live) {
+        const tiles = state.staged.map((s) => ({ ...s, tile: tileById(s.tileId).letter }));
+        sessionStorage.setItem(stashKey, JSON.stringify({ turn: state.live.turn_number, tiles }));
+      }
+    } catch (e) { /* storage blocked: the staged tiles are simply not kept */ }
+    stopped = true;
+    const next = location.pathname + location.search;
+    location.assign(`${root.dataset.signInPath}?next=${encodeURIComponent(next)}`);
+  }
+
+  function restoreStash() {
+    let stash = null;
+    try {
+      stash = JSON.parse(sessionStorage.getItem(stashKey) || "null");
+      sessionStorage.removeItem(stashKey);
+    } catch (e) { return; }
+    if (!stash || stash.turn !== state.live.turn_number) return;
+    for (const s of stash.tiles) {
+      const tile = state.rack.find((t) => t.letter === s.tile && !isStaged(t.id));
+      if (tile && state.live.board[s.row][s.col] === "." && !stagedAt(s.row, s.col)) {
+        state.staged.push({ tileId: tile.id, row: s.row, col: s.col, letter: s.letter, blank: s.blank });
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ the connection
+
+  let attempts = 0;
+  let retryTimer = null;
+  let stopped = false;
+
+  function connect() {
+    clearTimeout(retryTimer);
+    if (stopped) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = key ? `?key=${encodeURIComponent(key)}` : "";
+    if (!state.live) showConnection("Connecting…");
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/${query}`);
+    socket = ws;
+    ws.addEventListener("open", () => {
+      attempts = 0;
+      connected = true;
+      showConnection("");
+    });
+    ws.addEventListener("message", (event) => {
+      try {
+        onFrame(JSON.parse(event.data));
+      } catch (error) {
+        console.error("Could not handle a frame", error);
+      }
+    });
+    ws.addEventListener("close", (event) => {
+      if (socket !== ws) return;
+      connected = false;
+      root.dataset.synced = "no";
+      socket = null;
+      onClose(event.code);
+    });
+  }
+
+  function onClose(code) {
+    if (stopped) return;
+    if (code === 4404) {
+      stopped = true;
+      say("This match no longer exists.");
+      showConnection("Disconnected");
+      return;
+    }
+    if (code === 4403) {
+      if (memberId !== null) { signInAgain(); return; } // a members-only match, session gone
+      stopped = true;
+      say("This viewing link no longer works. Ask for the new one.");
+      showConnection("Disconnected");
+      return;
+    }
+    // Back off (1, 2, 4 … 30 s, jittered) so a restarting server is not stampeded.
+    const delay = Math.min(30000, 1000 * 2 ** attempts) * (0.75 + Math.random() / 2);
+    attempts += 1;
+    showConnection(`Connection lost. Reconnecting in ${Math.round(delay / 1000)} s…`);
+    retryTimer = setTimeout(connect, delay);
+  }
+
+  function showConnection(text) {
+    el.connection.hidden = !text;
+    el.connection.textContent = text;
+    render();
+  }
+
+  window.addEventListener("online", () => { if (!connected) connect(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    // Back on the tab after a while: make sure the board (and the session) are current.
+    if (connected) send({ type: "sync" });
+    else connect();
+  });
+  // A signed-in session can lapse on an idle page: a sync now and then finds out.
+  if (memberId !== null) setInterval(() => { if (connected) send({ type: "sync" }); }, 10 * 60 * 1000);
+
+  // ------------------------------------------------------------------ the replay
+
+  let replaySeq = 0;
+
+  async function showTurn(turn, { push = true } = {}) {
+    const ticket = ++replaySeq;
+    const url = new URL(root.dataset.replayUrl, location.href);
+    url.searchParams.set("turn", turn);
+    if (key) url.searchParams.set("key", key);
+    let body;
+    try {
+      const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      body = await response.json();
+      if (!response.ok) throw new Error(body.error || "The replay could not be loaded.");
+    } catch (error) {
+      if (ticket === replaySeq) say(error.message);
+      return;
+    }
+    if (ticket !== replaySeq) return; // a later step overtook this one
+    state.replay = body;
+    setTurnInUrl(turn, push);
+    render();
+  }
+
+  function showLive({ push = true } = {}) {
+    replaySeq += 1;
+    state.replay = null;
+    setTurnInUrl(null, push);
+    render();
+  }
+
+  function setTurnInUrl(turn, push) {
+    const url = new URL(location.href);
+    if (turn === null) url.searchParams.delete("turn");
+    else url.searchParams.set("turn", turn);
+    if (url.href === location.href) return;
+    history[push ? "pushState" : "replaceState"]({ turn }, "", url);
+  }
+
+  function stepReplay(where) {
+    const count = state.live ? state.live.moves.length : 0;
+    const at = state.replay ? state.replay.turn : count;
+    const target = { first: 0, back: at - 1, forward: at + 1, last: count }[where];
+    if (target >= count) showLive();
+    else if (target >= 0) showTurn(target);
+  }
+
+  window.addEventListener("popstate", () => {
+    const turn = new URLSearchParams(location.search).get("turn");
+    if (turn === null) showLive({ push: false });
+    else showTurn(Number(turn), { push: false });
+  });
+
+  // ------------------------------------------------------------------ drawing the rest
+
+  function moveWhat(move) {
+    if (move.kind === "play") {
+      const words = move.words.map((w) => (w.tiles || w.word || "").toUpperCase());
+      const at = move.words[0] && move.words[0].position ? ` at ${move.words[0].position}` : "";
+      return `played ${words.join(", ")}${at} for ${move.score}`;
+    }
+    if (move.kind === "swap") return `swapped ${plural(move.swap_count, "tile")}`;
+    return "passed";
+  }
+
+  function describeMove(move, seats) {
+    const seat = seats.find((s) => s.position === move.position);
+    return `${seat ? seatName(seat) : ""} ${moveWhat(move)}`;
+  }
+
+  function resultText(snapshot) {
+    if (snapshot.status === "abandoned") return "No result (both seats empty)";
+    if (snapshot.result === "draw") return "Draw";
+    if (snapshot.result in RESULT) {
+      const seat = snapshot.seats[RESULT[snapshot.result]];
+      return `${seat.name || seat.label} (${seat.label}) won`;
+    }
+    return "No result";
+  }
+
+  function renderTurnLine() {
+    const live = state.live;
+    const scores = live.seats.map((s) => s.score).join("–");
+    let text = "";
+    if (live.status === "live") {
+      const mover = live.seats.find((s) => s.position === live.to_move);
+      const by = live.turn_deadline_at ? localTime(live.turn_deadline_at) : null;
+      if (seated() && live.to_move === live.your_seat) {
+        text = `Your turn${by ? `: your move by ${by}` : ""}.`;
+      } else if (mover) {
+        text = `${seatName(mover)} (${mover.label}) to move${by ? `, by ${by}` : ""}.`;
+      }
+    } else if (live.status === "scheduled") {
+      text = "Not started yet.";
+    } else {
+      text = `Match over: ${resultText(live)}, ${scores}.`;
+    }
+    el.turnLine.textContent = text;
+    el.turnLine.classList.toggle("your-turn", live.status === "live" && seated() && live.to_move === live.your_seat);
+  }
+
+  let kickoffSync = null;
+
+  function renderKickoff() {
+    const live = state.live;
+    const banner = el.kickoff;
+    banner.hidden = live.status !== "scheduled";
+    if (banner.hidden) return;
+    const now = Date.now();
+    const kickoff = live.kickoff_at ? Date.parse(live.kickoff_at) : null;
+    const free = live.seats.filter((s) => !s.name).map((s) => s.label);
+    const seats = `${free.join(" and ")} seat${free.length > 1 ? "s" : ""}`;
+    const waiting = free.length ? ` Waiting for a player in the ${seats}.` : "";
+    if (kickoff === null) {
+      banner.textContent = `This match starts when both seats are taken.${waiting}`;
+    } else if (kickoff > now) {
+      banner.textContent = `This match begins ${localTime(live.kickoff_at)}, in ${countdown(kickoff - now)}.${waiting}`;
+    } else {
+      banner.textContent = free.length
+        ? `Kick-off has passed.${waiting}`
+        : "Kick-off! The board is opening…";
+      // The clock opens the match and tells everyone; should that news not come, ask (a
+      // sync applies passed deadlines). Spread out so spectators do not all ask at once.
+      if (!kickoffSync && !free.length) {
+        kickoffSync = setTimeout(() => { kickoffSync = null; send({ type: "sync" }); }, 3000 + Math.random() * 3000);
+      }
+    }
+  }
+
+  function renderFacts() {
+    const shown = view();
+    el.bagCount.textContent = shown.bag_count;
+    const unit = el.bagCount.nextSibling; // the text " tiles" after the number
+    if (unit) unit.textContent = ` tile${shown.bag_count === 1 ? "" : "s"}`;
+    const live = state.live;
+    const mover = live.seats.find((s) => s.position === live.to_move);
+    const label = STATUS_LABEL[live.status] || live.status;
+    el.matchStatus.textContent = live.status === "live" && mover ? `${label}: ${seatName(mover)} to move` : label;
+    if (live.status === "finished" || live.status === "abandoned") {
+      setFact("match-result", "Result", resultText(live));
+      setFact("match-ended-by", "Ended by", END_REASON[live.end_reason] || "");
+    }
+  }
+
+  function setFact(id, label, text) {
+    let dd = $(id);
+    if (!dd) {
+      dd = make("dd", { id });
+      el.matchStatus.closest("div").after(make("div", {}, make("dt", { text: label }), dd));
+    }
+    dd.textContent = text;
+  }
+
+  function renderSeats() {
+    const shown = view();
+    const live = state.live;
+    const nodes = [];
+    if (seated()) {
+      const mine = live.seats.find((s) => s.position === live.your_seat);
+      nodes.push(make("p", { class: "you", id: "your-seat", text: `You are seated as ${mine.label}.` }));
+    }
+    const open = !state.replay && live.status === "scheduled"
+      && !(live.no_show_at && Date.parse(live.no_show_at) <= Date.now());
+    const list = make("ul", { class: "seats", id: "seats" });
+    for (const seat of shown.seats) {
+      const toMove = shown.status === "live" && shown.to_move === seat.position;
+      const li = make("li", { class: `seat${toMove ? " to-move" : ""}`, "data-position": seat.position },
+        make("strong", { text: seat.label }), ": ");
+      if (seat.name) {
+        li.append(
+          `${seat.name}${live.your_seat === seat.position ? " (you)" : ""} · `,
+          make("span", { class: "score", text: seat.score }), " points · ",
+          make("span", { class: "rack-count", text: plural(seat.rack_count, "tile") }), " on the rack",
+        );
+        if (toMove) li.append(" ", make("span", { class: "badge", text: "to move" }));
+      } else {
+        li.append(make("span", { class: "muted", text: "Free" }));
+        if (open && memberId !== null && !seated()) {
+          li.append(" ", make("button", { type: "button", class: "primary", "data-seat": seat.position },
+            "Take a seat", make("span", { class: "visually-hidden", text: ` as ${seat.label}` })));
+        } else if (open && memberId === null) {
+          li.append(" · ", make("a", { href: root.dataset.signInUrl, text: "Sign in to take a seat" }));
+        }
+      }
+      list.append(li);
+    }
+    nodes.push(list);
+    el.seatsSlot.replaceChildren(...nodes);
+  }
+
+  function renderMoves() {
+    const shown = state.live;
+    const current = state.replay ? state.replay.turn : null;
+    el.gcgLink.hidden = !shown.moves.length;
+    if (!shown.moves.length) {
+      el.movesSlot.replaceChildren(make("p", { class: "muted", id: "moves", text: "No moves yet." }));
+      return;
+    }
+    const list = make("ol", { class: "moves", id: "moves" });
+    for (const move of shown.moves) {
+      const seat = shown.seats.find((s) => s.position === move.position);
+      const link = new URL(location.href);
+      link.searchParams.set("turn", move.number);
+      // The move itself links to the board after it: a replay position anyone can share.
+      const li = make("li", { value: move.number, "aria-current": current === move.number ? "step" : null },
+        make("strong", { text: seatName(seat) }), " ",
+        make("span", { class: "muted", text: `(${seat.label})` }), " ",
+        make("a", { href: link.pathname + link.search, class: "step", "data-turn": move.number,
+          title: "Show the board after this move", text: moveWhat(move) }), " ",
+        make("span", { class: "muted", text: `· ${move.totals[0]}–${move.totals[1]}` }));
+      if (current !== null && move.number > current) li.classList.add("future");
+      list.append(li);
+    }
+    el.movesSlot.replaceChildren(list);
+  }
+
+  function renderRack() {
+    const live = state.live;
+    // In a replay the rack shown is the one of that moment, in the banner; the panel waits.
+    el.playPanel.hidden = !seated() || !!state.replay;
+    if (!seated()) {
+      el.rackSlot.replaceChildren();
+      el.controls.hidden = true;
+      return;
+    }
+    const focused = document.activeElement && document.activeElement.dataset.tile;
+    const swapping = state.mode === "swap";
+    const list = make("ol", { class: "rack", id: "your-rack", "aria-label": "Your rack" });
+    for (const tile of state.rack) {
+      if (isStaged(tile.id)) {
+        list.append(make("li", { class: "slot", "aria-hidden": "true" }));
+        continue;
+      }
+      const blank = tile.letter === "?";
+      const pressed = swapping ? state.swapPicks.has(tile.id) : state.picked === tile.id;
+      const button = make("button", {
+        type: "button", class: `tile${blank ? " blank" : ""}`, "data-tile": tile.id,
+        "aria-pressed": String(pressed),
+        "aria-label": blank ? "blank, 0 points" : `${tile.letter}, ${plural(valueOf(tile.letter), "point")}`,
+        disabled: !!state.replay || live.status !== "live",
+      }, make("span", { class: "letter", text: blank ? "?" : tile.letter }),
+      blank ? null : make("span", { class: "value", text: valueOf(tile.letter) }));
+      list.append(make("li", {}, button));
+    }
+    if (!state.rack.length) {
+      const text = live.status === "scheduled" ? "Your tiles are dealt at kick-off." : "No tiles.";
+      el.rackSlot.replaceChildren(make("p", { class: "muted", text }));
+    } else {
+      el.rackSlot.replaceChildren(list);
+    }
+    if (focused) {
+      const again = el.rackSlot.querySelector(`[data-tile="${focused}"]`);
+      if (again) again.focus();
+    }
+    const showControls = !state.replay && live.status === "live";
+    el.controls.hidden = !showControls;
+    const busy = committing() || !connected;
+    el.controls.querySelector(".controls-main").hidden = state.mode !== "play";
+    el.controls.querySelector(".controls-swap").hidden = state.mode !== "swap";
+    el.controls.querySelector(".controls-pass").hidden = state.mode !== "pass";
+    el.controls.querySelectorAll("[data-action=play], [data-action=swap-confirm], [data-action=pass-confirm]")
+      .forEach((b) => { b.disabled = busy; });
+    el.controls.querySelector("[data-action=recall]").disabled = !state.staged.length;
+    const chosen = state.swapPicks.size;
+    el.controls.querySelector("[data-action=swap-confirm]").textContent =
+      chosen ? `Swap ${plural(chosen, "tile")}` : "Swap tiles";
+  }
+
+  function renderReplay() {
+    const count = state.live.moves.length;
+    el.replay.hidden = !count && !state.replay;
+    const at = state.replay ? state.replay.turn : count;
+    el.replay.querySelector("[data-replay=first]").disabled = at === 0;
+    el.replay.querySelector("[data-replay=back]").disabled = at === 0;
+    el.replay.querySelector("[data-replay=forward]").disabled = !state.replay;
+    el.replay.querySelector("[data-replay=last]").disabled = !state.replay;
+    el.replayPosition.textContent = state.replay
+      ? `Move ${at} of ${count}`
+      : `Live · ${plural(count, "move")}`;
+    el.replayBanner.hidden = !state.replay;
+    if (state.replay) {
+      const r = state.replay;
+      const scores = r.seats.map((s) => `${seatName(s)} ${s.score}`).join(", ");
+      let text = at === 0
+        ? "Replay: the board before the first move."
+        : `Replay: the board after move ${at} of ${count}. ${scores}.`;
+      if (r.rack) text += ` Your rack then: ${r.rack.map((t) => (t === "?" ? "blank" : t)).join(" ")}.`;
+      el.replayBanner.textContent = text;
+    }
+    root.classList.toggle("replaying", !!state.replay);
+  }
+
+  function renderShare() {
+    const live = state.live;
+    if (!live.can_share || !live.viewing_key) return;
+    const url = new URL(location.pathname, location.href);
+    url.searchParams.set("key", live.viewing_key);
+    let input = $("share-link");
+    if (!input) {
+      // Someone just took a seat in a members-only match: they may now share it.
+      input = make("input", { id: "share-link", type: "text", readOnly: true });
+      el.shareSlot.replaceChildren(make("section", { id: "share", "aria-labelledby": "share-heading" },
+        make("h2", { id: "share-heading", text: "Share" }),
+        make("p", { text: "This match is members-only. Anyone with this link can watch without signing in." }),
+        make("p", { class: "share" }, make("label", { htmlFor: "share-link", text: "Viewing link" }), " ", input, " ",
+          make("button", { type: "button", "data-copy": "share-link", text: "Copy link" }), " ",
+          make("span", { class: "copied", role: "status", "aria-live": "polite" }))));
+    }
+    input.value = url.href;
+  }
+
+  function render() {
+    if (!state.live) {
+      if (state.replay) renderBoard();
+      return;
+    }
+    root.dataset.turnNumber = state.live.turn_number;
+    root.dataset.status = state.live.status;
+    renderBoard();
+    renderTurnLine();
+    renderKickoff();
+    renderFacts();
+    renderSeats();
+    renderMoves();
+    renderRack();
+    renderReplay();
+    renderShare();
+  }
+
+  // The countdown and "can a seat still be taken" move with the clock, not with news.
+  setInterval(() => { if (state.live && state.live.status === "scheduled") { renderKickoff(); } }, 1000);
+
+  // ------------------------------------------------------------------ input: pointer
+
+  el.board.addEventListener("click", (event) => {
+    const td = event.target.closest("td.sq");
+    if (!td) return;
+    const row = Number(td.dataset.row);
+    const col = Number(td.dataset.col);
+    focusSquare(row, col);
+    onSquare(row, col, { advance: false });
+  });
+
+  async function onSquare(row, col, { advance }) {
+    if (!canStage()) return;
+    const staged = stagedAt(row, col);
+    if (staged && state.picked === null) {
+      unstage(staged);
+      return;
+    }
+    if (state.picked === null) {
+      if (view().board[row][col] === ".") hint("Pick a tile from your rack first.");
+      return;
+    }
+    if (staged) unstage(staged); // put the picked tile here instead
+    const placed = await place(row, col);
+    if (placed && advance) {
+      const [r, c] = nextSquare(row, col);
+      focusSquare(r, c);
+    } else if (placed || advance) {
+      cells[row][col].focus();
+    }
+  }
+
+  el.rackSlot.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-tile]");
+    if (!button) return;
+    const id = button.dataset.tile;
+    if (state.mode === "swap") {
+      if (state.swapPicks.has(id)) state.swapPicks.delete(id);
+      else state.swapPicks.add(id);
+      render();
+      return;
+    }
+    if (state.mode === "play") pick(id);
+  });
+
+  el.controls.addEventListener("click", (event) => {
+    const action = event.target.closest("button[data-action]")?.dataset.action;
+    if (!action) return;
+    if (action === "play") playWord();
+    else if (action === "recall") { recallAll(); hint("Your tiles are back on the rack."); render(); }
+    else if (action === "shuffle") {
+      for (let i = state.rack.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [state.rack[i], state.rack[j]] = [state.rack[j], state.rack[i]];
+      }
+      render();
+    } else if (action === "swap") setMode("swap");
+    else if (action === "pass") setMode("pass");
+    else if (action === "cancel") setMode("play");
+    else if (action === "swap-confirm") confirmSwap();
+    else if (action === "pass-confirm") request("pass", { turn: state.live.turn_number });
+  });
+
+  el.seatsSlot.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-seat]");
+    if (!button) return;
+    button.disabled = true;
+    request("take_seat", { position: Number(button.dataset.seat) });
+  });
+
+  el.replay.addEventListener("click", (event) => {
+    const where = event.target.closest("button[data-replay]")?.dataset.replay;
+    if (where) stepReplay(where);
+  });
+
+  el.movesSlot.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-turn]");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    const turn = Number(link.dataset.turn);
+    if (turn >= state.live.moves.length) showLive();
+    else showTurn(turn);
+  });
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-copy]");
+    if (!button) return;
+    const input = $(button.dataset.copy);
+    const status = button.parentNode.querySelector(".copied");
+    input.select();
+    const done = () => { if (status) status.textContent = "Copied."; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, () => input.select());
+    } else {
+      try { document.execCommand("copy"); done(); } catch (e) { input.select(); }
+    }
+  });
+
+  // ------------------------------------------------------------------ input: keyboard
+
+  const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    if (event.target.closest("input, textarea, select, dialog, summary")) return;
+    const onBoard = boardHasFocus();
+    if (onBoard && ARROWS[event.key]) {
+      const [dr, dc] = ARROWS[event.key];
+      event.preventDefault();
+      focusSquare(state.focus.row + dr, state.focus.col + dc);
+      return;
+    }
+    if (onBoard && (event.key === "Home" || event.key === "End")) {
+      event.preventDefault();
+      focusSquare(state.focus.row, event.key === "Home" ? 0 : SIZE - 1);
+      return;
+    }
+    if (state.replay || !seated() || state.live.status !== "live") return;
+    if (event.key === "Escape") {
+      if (state.mode !== "play") setMode("play");
+      else if (state.picked !== null) pick(state.picked);
+      return;
+    }
+    const letter = event.key.length === 1 ? event.key.toUpperCase() : "";
+    if (/^[A-Z?]$/.test(letter)) {
+      event.preventDefault();
+      if (state.mode === "swap") {
+        const match = state.rack.find((t) => t.letter === letter && !state.swapPicks.has(t.id))
+          || state.rack.find((t) => t.letter === letter);
+        if (match) {
+          if (state.swapPicks.has(match.id)) state.swapPicks.delete(match.id);
+          else state.swapPicks.add(match.id);
+          render();
+        }
+        return;
+      }
+      if (state.mode === "play" && pickByLetter(letter) && !onBoard) focusSquare(state.focus.row, state.focus.col);
+      return;
+    }
+    if (onBoard && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      onSquare(state.focus.row, state.focus.col, { advance: true });
+      return;
+    }
+    if ((event.key === "Backspace" || event.key === "Delete") && state.mode === "play" && state.staged.length) {
+      event.preventDefault();
+      const here = onBoard ? stagedAt(state.focus.row, state.focus.col) : null;
+      const staged = here || state.staged[state.staged.length - 1];
+      unstage(staged);
+      if (onBoard) focusSquare(staged.row, staged.col);
+    }
+  });
+
+  // ------------------------------------------------------------------ dark mode
+
+  const toggle = $("theme-toggle");
+  const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
+  const isDark = () => {
+    const chosen = document.documentElement.dataset.theme;
+    return chosen ? chosen === "dark" : systemDark.matches;
+  };
+  const showTheme = () => toggle.setAttribute("aria-pressed", String(isDark()));
+  toggle.hidden = false;
+  showTheme();
+  systemDark.addEventListener("change", showTheme);
+  toggle.addEventListener("click", () => {
+    const theme = isDark() ? "light" : "dark";
+    document.documentElement.dataset.theme = theme;
+    try { localStorage.setItem("wordduel-theme", theme); } catch (e) { /* not remembered */ }
+    showTheme();
+  });
+
+  // ------------------------------------------------------------------ go
+
+  const startTurn = new URLSearchParams(location.search).get("turn");
+  if (startTurn !== null && /^\d+$/.test(startTurn)) showTurn(Number(startTurn), { push: false });
+  connect();
+}
