@@ -7,8 +7,10 @@ nothing, and no row lock is ever held across a channel-layer send.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import asdict, dataclass, field
+import threading
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from asgiref.sync import async_to_sync
@@ -53,9 +55,12 @@ Event = PublicEvent | PrivateEvent
 
 
 def _message(event: Event) -> tuple[str, dict[str, Any]]:
+    # A shallow dict: the layer serialises (or, in memory, deep-copies) the message anyway,
+    # so copying the payload here too (``asdict``) was work thrown away on every commit.
+    body = {f.name: getattr(event, f.name) for f in fields(event)}
     if isinstance(event, PublicEvent):
-        return match_group(event.match_id), {"type": "match.public", "event": asdict(event)}
-    return member_group(event.member_id), {"type": "match.private", "event": asdict(event)}
+        return match_group(event.match_id), {"type": "match.public", "event": body}
+    return member_group(event.member_id), {"type": "match.private", "event": body}
 
 
 async def _send_all(events: list[Event]) -> None:
@@ -71,7 +76,16 @@ async def _send_all(events: list[Event]) -> None:
 
 
 def _send(events: list[Event]) -> None:
-    async_to_sync(_send_all)(events)
+    """Send from sync code; from a thread already running an event loop (a sync call made
+    inside async code), hand the send to a short-lived thread, which async_to_sync needs."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(_send_all)(events)
+        return
+    sender = threading.Thread(target=async_to_sync(_send_all), args=(events,), daemon=True)
+    sender.start()
+    sender.join()
 
 
 def publish_on_commit(events: list[Event]) -> None:

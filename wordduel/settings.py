@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from the same Daphne processes (quick start and behind a proxy alike).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -88,10 +90,20 @@ DATABASES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Which channels-redis layer carries the news: "core" (a sorted set per process, with
+# capacity and expiry) or "pubsub" (Redis PUBLISH/SUBSCRIBE). Measured side by side in
+# docs/PERFORMANCE.md ("Fan-out"); the default is the one that won there.
+CHANNEL_LAYER_CLASSES = {
+    "core": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+}
+CHANNEL_LAYER_BACKEND = os.environ.get("CHANNEL_LAYER_BACKEND", "core")
+if CHANNEL_LAYER_BACKEND not in CHANNEL_LAYER_CLASSES:
+    raise RuntimeError("CHANNEL_LAYER_BACKEND must be one of: core, pubsub.")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": CHANNEL_LAYER_CLASSES[CHANNEL_LAYER_BACKEND],
             "CONFIG": {
                 # channels-redis waits for messages with a 5 s BZPOPMIN; redis-py 8 reads
                 # with a 5 s socket timeout by default, which would end every websocket
@@ -142,6 +154,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# In DEBUG, WhiteNoise serves straight from the apps' static folders (no collectstatic).
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Security headers; production hardening is switched on with DEBUG off.

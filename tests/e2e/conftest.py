@@ -18,7 +18,6 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +81,7 @@ def live_server_url(django_db_setup) -> Iterator[str]:
                 "127.0.0.1",
                 "-p",
                 str(port),
-                "tests.e2e:application",
+                "wordduel.asgi:application",
             ],
             cwd=ROOT,
             env=_server_env(),
@@ -138,24 +137,6 @@ def browser(live_server_url) -> Iterator[Any]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-@pytest.fixture(autouse=True)
-def _publish_from_a_thread(monkeypatch) -> None:
-    """Let services called by a test publish their events while the browser runs.
-
-    ``async_to_sync`` refuses to run in a thread whose event loop is running (Playwright's,
-    here), so the test process hands each publication to a short-lived thread of its own.
-    """
-    from matches import events
-
-    send = events._send
-
-    def send_from_a_thread(batch: list[Any]) -> None:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(send, batch).result()
-
-    monkeypatch.setattr(events, "_send", send_from_a_thread)
 
 
 def session_cookie(member: Member, url: str) -> dict[str, Any]:

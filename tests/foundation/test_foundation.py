@@ -100,3 +100,12 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in readme
     assert ci.rstrip().splitlines()[-1] == "make test"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/static/board.js", "/static/wordduel.css"])
+def test_the_site_serves_its_own_static_files(client, path) -> None:
+    response = client.get(path)
+    assert response.status_code == 200
+    body = b"".join(response.streaming_content)
+    assert len(body) > 1000
