@@ -51,3 +51,10 @@ def write_section(heading: str, text: str) -> None:
         tail = "".join(lines[end:])
         updated = "".join(lines[:start]) + text + ("\n" + tail if tail else "")
     REPORT.write_text(updated)
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table (built here so long rows need no long source lines)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)

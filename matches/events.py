@@ -17,6 +17,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from matches.protocol import encode, event_frame
+
 logger = logging.getLogger(__name__)
 
 EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated"]
@@ -59,7 +61,9 @@ def _message(event: Event) -> tuple[str, dict[str, Any]]:
     # so copying the payload here too (``asdict``) was work thrown away on every commit.
     body = {f.name: getattr(event, f.name) for f in fields(event)}
     if isinstance(event, PublicEvent):
-        return match_group(event.match_id), {"type": "match.public", "event": body}
+        # The frame every watcher gets, encoded once here rather than once per socket.
+        text = encode(event_frame(event.kind, event.match_id, event.data))
+        return match_group(event.match_id), {"type": "match.public", "event": body, "text": text}
     return member_group(event.member_id), {"type": "match.private", "event": body}
 
 

@@ -1,15 +1,17 @@
 """Invariants every match must hold, checked from the database (``check_integrity``).
 
-Tiles are conserved, the move log is contiguous, scores add up, and the status agrees with
-the log and the deadlines. Tests call :func:`match_problems` after what they do.
+Tiles are conserved, the move log is contiguous and alternates seats, every move is the one
+accepted request that made it, scores add up, and the status agrees with the log and the
+deadlines. Tests call :func:`match_problems` after what they do.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from matches.engine import Game, get_ruleset
-from matches.models import Match, Seat, Turn
+from matches.models import CommitReceipt, Match, Seat, Turn
 
 _OUTCOME = {0: Match.Result.FIRST, 1: Match.Result.SECOND, "draw": Match.Result.DRAW}
 
@@ -51,6 +53,31 @@ def _game_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterat
             yield f"to_move {match.to_move} but the game says {game.to_move}"
 
 
+def _log_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterator[str]:
+    """Seats take turns, and each move is the one accepted request that made it.
+
+    A commit and its receipt are written in one transaction, so a retried or replayed request
+    can never log a second move, and a move never lacks the answer its sender was given.
+    """
+    for turn in turns:
+        if turn.position != (turn.number - 1) % 2:
+            yield f"turn {turn.number} was made by seat {turn.position} out of turn"
+            break
+    members = {seat.position: seat.member_id for seat in seats}
+    made = Counter((members.get(turn.position), turn.client_id) for turn in turns)
+    accepted = Counter(
+        CommitReceipt.objects.filter(match=match, accepted=True).values_list(
+            "member_id", "client_id"
+        )
+    )
+    if made != accepted:
+        extra, missing = made - accepted, accepted - made
+        yield (
+            f"moves and accepted requests differ: {sum(extra.values())} moves without their "
+            f"receipt, {sum(missing.values())} accepted requests without exactly one move"
+        )
+
+
 def match_problems(match: Match) -> list[str]:
     """Every invariant ``match`` breaks, in words; empty when it is sound."""
     seats = list(match.seats.order_by("position"))
@@ -60,6 +87,11 @@ def match_problems(match: Match) -> list[str]:
         return ["a match must have exactly the seats First and Second"]
     if [turn.number for turn in turns] != list(range(1, len(turns) + 1)):
         problems.append("turn numbers are not contiguous from 1")
+    problems += list(_log_problems(match, seats, turns))
+    if match.is_over and (
+        match.to_move is not None or match.turn_deadline_at is not None or not match.finished_at
+    ):
+        problems.append("over, yet with a player to move, a running deadline or no finish time")
     status = match.status
     if status == Match.Status.SCHEDULED:
         if match.game_state is not None or turns:

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 
 from accounts.models import Member
@@ -86,9 +86,10 @@ def _store_game(match: Match, seats: list[Seat], game: Game) -> None:
     match.bag_count = game.bag_count
     match.to_move = None if game.is_over else game.to_move
     for seat in seats:
-        seat.rack = "".join(game.racks[seat.position])
-        seat.score = game.scores[seat.position]
-        seat.save(update_fields=["rack", "score"])
+        rack, score = "".join(game.racks[seat.position]), game.scores[seat.position]
+        if (seat.rack, seat.score) != (rack, score):  # most moves leave one seat as it was
+            seat.rack, seat.score = rack, score
+            seat.save(update_fields=["rack", "score"])
 
 
 def _salt(seats: list[Seat]) -> bytes:
@@ -386,14 +387,34 @@ def match_rotate_viewing_key(*, match_id: int, member: Member) -> str:
         return match.viewing_key
 
 
+def _deadline_passed(match: Match, now: datetime) -> bool:
+    """Whether :func:`_apply_deadlines` could change ``match`` at ``now``."""
+    if match.status == Match.Status.SCHEDULED:
+        return match.kickoff_at is not None and match.kickoff_at <= now
+    return (
+        match.status == Match.Status.LIVE
+        and match.turn_deadline_at is not None
+        and match.turn_deadline_at <= now
+    )
+
+
 def match_apply_deadlines(*, match_id: int, now: datetime | None = None) -> Match:
-    """Apply any passed deadline (used by page loads and connects). Locks the match."""
+    """Apply any passed deadline (used by page loads and connects).
+
+    Locks the match only when a deadline has passed: a plain read answers the usual case,
+    so viewers arriving together (a thousand spectators of one match) do not queue on the
+    row lock and a commit each. What was not due at the read is treated as a moment earlier.
+    """
+    now = now or _now()
+    match = Match.objects.get(pk=match_id)
+    if not _deadline_passed(match, now):
+        return match
     with transaction.atomic():
         match = _locked(match_id)
         if match.is_over:
             return match
         seats = _seats(match)
-        publish_on_commit(_apply_deadlines(match, seats, now=now or _now()))
+        publish_on_commit(_apply_deadlines(match, seats, now=now))
         return match
 
 
@@ -512,6 +533,10 @@ def _record_turn(
         client_id=client_id,
         created_at=now,
     )
+    # The payloads read the seats and their members: one query here instead of three there
+    # (ordered by position alone: Seat's default ordering would join the match to sort).
+    seats_with_members = Seat.objects.select_related("member").order_by("position")
+    prefetch_related_objects([match], Prefetch("seats", queryset=seats_with_members))
     events: list[Event] = [PublicEvent(match.id, "turn", visibility.turn_payload(match, turn))]
     mover = seats[record.player]
     events.append(

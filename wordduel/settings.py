@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy with a nonce per request (request.csp_nonce): wordduel/security.py.
+    "wordduel.security.ContentSecurityPolicyMiddleware",
     # Static files from the same Daphne processes (quick start and behind a proxy alike).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -84,15 +86,18 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)
+    # Persistent connections are checked before reuse: a backend that died while idle (a
+    # database restart, pg_terminate_backend) is replaced instead of failing the next commit.
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
     if DATABASE_URL
     else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# Which channels-redis layer carries the news: "core" (a sorted set per process, with
-# capacity and expiry) or "pubsub" (Redis PUBLISH/SUBSCRIBE). Measured side by side in
-# docs/PERFORMANCE.md ("Fan-out"); the default is the one that won there.
+# Which channels-redis layer carries the news: "core" (a sorted set per process: news waits
+# out a Redis reconnect for up to `expiry`, `capacity` bounds a stuck consumer) or "pubsub"
+# (PUBLISH/SUBSCRIBE: less work per recipient, but news sent while a process reconnects is
+# lost). Both measured in docs/PERFORMANCE.md ("Fan-out to spectators", "Layer choice").
 CHANNEL_LAYER_CLASSES = {
     "core": "channels_redis.core.RedisChannelLayer",
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -172,6 +177,28 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy (wordduel/security.py). Scripts: our own files, and inline ones
+# carrying the request's nonce (<script nonce="{{ request.csp_nonce }}">), added to
+# script-src per response. No inline styles, no plugins, no framing, forms post only here.
+CSP_DIRECTIVES = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'", "ws:", "wss:"],
+    "object-src": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+}
+# Send it as Content-Security-Policy-Report-Only instead (to try a change out first).
+CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", default=False)
+
+# Websocket flood control per socket (matches/consumers.py; PROTOCOL.md "Flood control").
+WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))
+WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "10"))
+WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,834 @@
+"""The server under load, end to end: commits, fan-out, idle connections, and a profile.
+
+Everything goes through real Daphne processes of ``wordduel.asgi:application`` (origin check,
+session auth, the consumer, ``services.match_commit``, PostgreSQL, the channels-redis layer)
+driven by asyncio ``websockets`` clients in separate processes (``bench/loadgen.py``). The
+bench has a database of its own (``wordduel_perf``, dropped at the end) and a channel-layer
+prefix of its own. Run: ``scripts/with-services.sh .venv/bin/python bench/live.py``; each part
+writes its own section of docs/PERFORMANCE.md and its figures to ``--results``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import cluster  # noqa: E402
+from bench.report import machine, percentile, table, write_section  # noqa: E402
+
+RESULTS = Path("/tmp/wordduel-bench")  # noqa: S108
+COMMITS = "## Commit throughput"
+FANOUT = "## Fan-out to spectators"
+CONNECTIONS = "## Idle connections"
+PROFILE = "## Profile of the commit path"
+GOAL_COMMIT_RATIO = 0.10
+GOAL_FANOUT_P95_MS = 150.0
+GOAL_KIB_PER_CONNECTION = 100.0
+
+
+STARTED = time.monotonic()
+
+
+def log(message: str) -> None:
+    """A progress line with the seconds since this bench started."""
+    print(f"[{time.monotonic() - STARTED:6.1f} s] {message}", flush=True)
+
+
+def baselines(results: Path) -> dict[str, Any]:
+    """This run's baselines (bench/baselines.py writes them first)."""
+    path = results / "baselines.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+# ---------------------------------------------------------------- commit throughput
+
+
+def profile_start(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling one Daphne for ``seconds`` (non-blocking: it never pauses the server)."""
+    binary = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(binary).exists():
+        return None
+    return subprocess.Popen(
+        [
+            binary,
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(int(seconds)),
+            "--rate",
+            "200",
+            "--gil",
+            "--format",
+            "raw",
+            "--output",
+            str(out),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+FRAME = re.compile(r"^(?P<func>.+?) \((?P<file>[^():]+)(?::\d+)?\)$")
+
+
+#: What a sample of the server was doing, by the first marker found in its stack.
+ACTIVITIES = (
+    ("match_commit (matches/services.py", "`services.match_commit` (worker thread)"),
+    ("_session_user (matches/consumers.py", "session re-read for each frame (worker thread)"),
+    ("get_user (channels/auth.py", "session re-read for each frame (worker thread)"),
+    ("_send_all (matches/events.py", "publishing the events after the commit"),
+    ("_snapshot (matches/consumers.py", "connects: deadline check and snapshot"),
+    ("_may_watch (matches/consumers.py", "connects: deadline check and snapshot"),
+    (
+        "DatabaseSyncToAsync.thread_handler (channels/db.py);close_old_connections",
+        "closing stale database connections around each database call",
+    ),
+    ("close_old_connections", "channels' thread hop before each message"),
+    ("channels_redis", "channel layer: receiving"),
+    ("(matches/consumers.py", "consumer: frames in and out"),
+    ("(channels/", "consumer: frames in and out"),
+    ("(autobahn/", "websocket protocol (Daphne, Twisted, Autobahn)"),
+    ("(daphne/ws_protocol", "websocket protocol (Daphne, Twisted, Autobahn)"),
+    ("callWithLogger (twisted", "websocket protocol (Daphne, Twisted, Autobahn)"),
+    ("(twisted/internet/tcp", "websocket protocol (Daphne, Twisted, Autobahn)"),
+)
+INSIDE_COMMIT = (
+    ("(django/db/models/sql/", "Django: compiling SQL"),
+    ("(django/db/models/", "Django: querysets and model instances"),
+    ("(psycopg/", "psycopg: sending, waiting, reading rows"),
+    ("(django/db/backends/", "Django: database backend"),
+    ("(matches/engine/", "the rules engine"),
+    ("(json/", "JSON"),
+)
+
+
+def summarise_profile(path: Path, top: int = 12) -> dict[str, Any]:
+    """Collapsed py-spy stacks (GIL holder only) → what the server spent its time on.
+
+    ``where``: the share of samples in each activity of ``ACTIVITIES``; ``commit``: inside
+    ``match_commit``, by the library the innermost frame belongs to; ``top``: the functions
+    with the largest inclusive share.
+    """
+    inclusive: collections.Counter[str] = collections.Counter()
+    where: collections.Counter[str] = collections.Counter()
+    commit: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack:
+            continue
+        count = int(count_text)
+        total += count
+        activity = next((name for marker, name in ACTIVITIES if marker in stack), None)
+        where[activity or "the event loop, threads and the rest"] += count
+        if activity == ACTIVITIES[0][1]:
+            leaf = stack.rsplit(";", 1)[-1]
+            part = next((name for marker, name in INSIDE_COMMIT if marker in leaf), None)
+            commit[part or "the rest (Python, services, visibility)"] += count
+        seen = set()
+        for frame in stack.split(";"):
+            match = FRAME.match(frame)
+            if match is None:
+                continue
+            short = match["file"].split("site-packages/")[-1].split(str(ROOT) + "/")[-1]
+            name = f"{match['func']} ({short})"
+            if name not in seen:
+                seen.add(name)
+                inclusive[name] += count
+    keep = [(name, count) for name, count in inclusive.most_common() if not _is_plumbing(name)][
+        :top
+    ]
+
+    def shares(counter: collections.Counter[str]) -> list[list[Any]]:
+        return [[name, count / max(1, total)] for name, count in counter.most_common()]
+
+    return {
+        "samples": total,
+        "where": shares(where),
+        "commit": shares(commit),
+        "top": [[name, count / max(1, total)] for name, count in keep],
+    }
+
+
+def _is_plumbing(name: str) -> bool:
+    """Frames every sample passes through (the reactor, the thread pool), not a cost."""
+    return any(
+        part in name
+        for part in (
+            "_bootstrap",
+            "run (threading.py)",
+            "_worker (concurrent/futures",
+            "run (concurrent/futures",
+            "<module>",
+            "run_forever",
+            "_run_once",
+            "_run (asyncio/events",
+            "run (twisted",
+            "mainLoop",
+            "startRunning",
+            "daphne/cli.py",
+            "daphne/server.py",
+            "(daphne/cli",
+            "entrypoint",
+            "__call__ (asgiref/sync.py)",
+            "thread_handler (asgiref/sync.py)",
+        )
+    )
+
+
+async def commit_run(
+    layer: str, entries: list[dict[str, Any]], *, warmup: float, seconds: float, profile: bool
+) -> dict[str, Any]:
+    """Scripted players of every match committing as fast as their acks come back."""
+    results: dict[str, Any] = {"layer": layer, "matches": len(entries)}
+    with cluster.Cluster(layer, count=2) as servers:
+        parts = list(cluster.split(entries, 2))
+        workers = [
+            await cluster.Worker.start(
+                "players",
+                {"ports": servers.ports, "matches": part, "max_seconds": warmup + seconds + 30},
+            )
+            for part in parts
+        ]
+        for worker in workers:
+            await worker.read(180)
+        log(f"commits ({layer}): {len(entries) * 2} player sockets open")
+        parts_pids = {
+            "daphne": servers.pids,
+            "postgres": cluster.postgres_pids(),
+            "redis": [pid for pid in [cluster.redis_pid()] if pid],
+            "clients": [w.proc.pid for w in workers],
+        }
+        cpu_before = {part: cluster.cpu_of(pids) for part, pids in parts_pids.items()}
+        wall_before = time.monotonic()
+        go = time.monotonic()
+        start, stop = go + warmup, go + warmup + seconds
+        for worker in workers:
+            await worker.send({"stop_at": stop})
+        spy = None
+        if profile:
+            await asyncio.sleep(warmup)
+            spy = profile_start(servers.pids[0], seconds, RESULTS / f"profile-{layer}.txt")
+        outcomes = []
+        for worker in workers:
+            message = await worker.read(warmup + seconds + 60)
+            while "log" in message:
+                print("  players:", message["log"])
+                message = await worker.read(60)
+            outcomes.append(message)
+        cpu_used = {
+            part: cluster.cpu_of(pids) - cpu_before[part] for part, pids in parts_pids.items()
+        }
+        # The clients have ended by now: they report their own CPU time as they finish.
+        cpu_used["clients"] = sum(o["cpu_seconds"] for o in outcomes) - cpu_before["clients"]
+        wall = time.monotonic() - wall_before
+        for worker in workers:
+            await worker.finish()
+        if spy is not None:
+            spy.wait(timeout=60)
+            results["profile"] = summarise_profile(RESULTS / f"profile-{layer}.txt")
+    samples = [s for o in outcomes for s in o["samples"] if start <= s[0] and s[1] <= stop]
+    latencies = [(acked - sent) * 1000 for sent, acked in samples]
+    totals = {k: sum(o["totals"][k] for o in outcomes) for k in outcomes[0]["totals"]}
+    results.update(
+        moves_per_s=len(samples) / seconds,
+        ack_p50_ms=statistics.median(latencies),
+        ack_p95_ms=percentile(latencies, 0.95),
+        ack_p99_ms=percentile(latencies, 0.99),
+        moves=len(samples),
+        seconds=seconds,
+        totals=totals,
+        cpu_per_move_ms={
+            part: used * 1000 / max(1, totals["accepted"]) for part, used in cpu_used.items()
+        },
+        cpu_cores={part: used / wall for part, used in cpu_used.items()},
+    )
+    return results
+
+
+def prepare_matches(count: int, prefix: str) -> list[dict[str, Any]]:
+    entries = cluster.live_matches(count, prefix=prefix)
+    cluster.script_games(entries)
+    return entries
+
+
+def bench_commits(
+    layers: list[str], matches: int, warmup: float, seconds: float, profile: bool
+) -> dict[str, Any]:
+    runs = {}
+    for layer in layers:
+        entries = prepare_matches(matches, prefix=f"c{layer}")
+        log(f"commits ({layer}): {matches} matches dealt and scripted")
+        runs[layer] = asyncio.run(
+            commit_run(layer, entries, warmup=warmup, seconds=seconds, profile=profile)
+        )
+        runs[layer]["mix"] = moves_mix(entries)
+        print(f"commits ({layer}):", json.dumps(runs[layer]))
+    return runs
+
+
+def moves_mix(entries: list[dict[str, Any]]) -> str:
+    """What the scripted games hold: plays, swaps, passes."""
+    kinds = collections.Counter(frame["type"] for e in entries for _, frame in e["moves"])
+    total = sum(kinds.values())
+    names = {"play": "plays", "swap": "swaps", "pass": "passes"}
+    return ", ".join(f"{kinds[k] / total:.0%} {name}" for k, name in names.items())
+
+
+def commits_section(runs: dict[str, Any], base: dict[str, Any], chosen: str) -> str:
+    """The "Commit throughput" section: each layer's run, the goal, what bounds it."""
+    tps = base.get("pgbench", {}).get("tps") or 0.0
+    rows = []
+    for layer, r in runs.items():
+        cpu = r["cpu_per_move_ms"]
+        rows.append(
+            [
+                f"`{layer}`",
+                f"{r['matches']}",
+                f"**{r['moves_per_s']:,.1f}**",
+                f"{r['ack_p50_ms']:,.0f} / {r['ack_p95_ms']:,.0f} / {r['ack_p99_ms']:,.0f}",
+                f"**{r['moves_per_s'] / tps:.3f}**" if tps else "n/a",
+                (
+                    f"{cpu['daphne']:.1f} / {cpu['postgres']:.1f} / {cpu['redis']:.1f} / "
+                    f"{cpu['clients']:.1f}"
+                ),
+                f"{r['cpu_cores']['daphne']:.2f}",
+            ]
+        )
+    main = runs[chosen]
+    cpu = main["cpu_per_move_ms"]
+    per_move = sum(cpu.values())
+    ratio = main["moves_per_s"] / tps if tps else 0.0
+    verdict = "met" if ratio >= GOAL_COMMIT_RATIO else "NOT met"
+    needed = GOAL_COMMIT_RATIO * tps
+    header = [
+        "layer",
+        "matches",
+        "moves/s",
+        "ack p50 / p95 / p99 (ms)",
+        "÷ pgbench TPS",
+        "CPU per move (ms): Daphne / PostgreSQL / Redis / clients",
+        "cores used by Daphne",
+    ]
+    return f"""{COMMITS}
+
+Measured by `bench/live.py` on {time.strftime("%Y-%m-%d")}; machine: {machine()}.
+
+**Method.** Two Daphne processes of the real application (`DEBUG` off, as deployed) share the
+machine's two cores with PostgreSQL, Redis and two load-generator processes, which hold
+{main["matches"]} live matches at once, both seats of each signed in over a websocket of its
+own ({main["matches"] * 2} sockets). Each match replays a legal random game of its own dealt bag
+({main["mix"]}; played out by `matches/engine/randomplay.py` before the clock starts, so the
+clients spend nothing on finding moves): the player to move sends the next `play`, `swap`
+or `pass` the moment the previous move's `ack` is back, through the whole path (session
+re-read, `services.match_commit`, the turn and rack news on the channel layer, the ack).
+Counted over {main["seconds"]:.0f} s after a warm-up; a move counts when its accepted `ack`
+is back. CPU per move is each part's CPU time over the run divided by the moves accepted.
+
+{table(header, rows)}
+
+Goal: moves/s ≥ {GOAL_COMMIT_RATIO:.2f} × pgbench `-N` TPS (that is
+{needed:,.0f} moves/s against this run's {tps:,.0f} TPS): **{verdict}** with `{chosen}`
+({ratio:.3f}). Refused or lost commits: {main["totals"]["refused"]} refused,
+{main["totals"]["lost"]} lost (both must be 0).
+
+**What holds it back: CPU.** Every move costs {per_move:.0f} ms of CPU in all (Daphne
+{cpu["daphne"]:.0f} ms, PostgreSQL {cpu["postgres"]:.1f} ms, clients and Redis the rest), so
+two cores can carry at most about {2000 / per_move:.0f} moves/s even with nothing else
+running, whatever the concurrency; {GOAL_COMMIT_RATIO:.2f} × TPS would need the whole path
+under {2000 / max(needed, 1):.0f} ms a move. PostgreSQL is not the limit ({cpu["postgres"]:.1f}
+ms a move, and the disk's group commit carries {tps:,.0f} `pgbench` transactions a second).
+The Daphne milliseconds are Python: a move is about ten ORM statements (session and member,
+the locked match, the receipt check, the seats, the turn, the seat and match updates, the
+ack's last turn, the receipt), each of which costs this CPU 1-2 ms of Django and psycopg
+(compiling the SQL, building model instances), plus the Channels consumer and Twisted for
+five websocket frames and three channel-layer messages. Section "Profile of the commit path"
+splits it. The acks wait seconds because {main["matches"]} matches each keep one commit
+in flight against a server that finishes {main["moves_per_s"]:.0f} a second (Little's law).
+"""
+
+
+# ---------------------------------------------------------------- fan-out
+
+
+async def fanout_run(
+    layer: str,
+    entry: dict[str, Any],
+    spectators: int,
+    commits: int,
+    procs: int,
+    profile: bool = False,
+) -> dict[str, Any]:
+    """One match, ``spectators`` anonymous viewers; time each commit to the last of them."""
+    from bench.loadgen import Player, first_frame, open_socket
+
+    with cluster.Cluster(layer, count=2) as servers:
+        workers, connect_seconds = await cluster.start_spectators(
+            servers.ports, entry["match_id"], spectators, procs
+        )
+        log(f"fan-out ({layer}): {spectators} spectators in {connect_seconds:.0f} s")
+        seats = []
+        for index, cookie in enumerate(entry["cookies"]):
+            ws = await open_socket(
+                servers.ports[index % 2], f"/ws/matches/{entry['match_id']}/", cookie
+            )
+            await first_frame(ws)
+            seats.append(Player(ws))
+        spy = None
+        if profile:
+            spy = profile_start(servers.pids[0], 10, RESULTS / f"profile-fanout-{layer}.txt")
+        meter = {"daphne": servers.pids, "clients": [w.proc.pid for w in workers]}
+        cpu_before = {part: cluster.cpu_of(pids) for part, pids in meter.items()}
+        rows = await cluster.fanout_rounds(workers, seats, entry["moves"][:commits])
+        cpu_used = {part: cluster.cpu_of(pids) - cpu_before[part] for part, pids in meter.items()}
+        await cluster.stop_workers(workers)
+        for player in seats:
+            await player.ws.close()
+        if spy is not None:
+            spy.wait(timeout=60)
+    last = [r["last_ms"] for r in rows]
+    first = [r["first_ms"] for r in rows]
+    return {
+        "layer": layer,
+        "spectators": spectators,
+        "commits": len(rows),
+        "last_p50_ms": statistics.median(last),
+        "last_p95_ms": percentile(last, 0.95),
+        "first_p50_ms": statistics.median(first),
+        "ack_p50_ms": statistics.median(r["ack_ms"] for r in rows),
+        "spread_p50_ms": statistics.median(r["last_ms"] - r["first_ms"] for r in rows),
+        "per_recipient_us": statistics.median(last) * 1000 / spectators,
+        "connect_per_s": spectators / connect_seconds,
+        "cpu_per_commit_ms": {part: used * 1000 / len(rows) for part, used in cpu_used.items()},
+    }
+
+
+def bench_fanout(
+    layers: list[str], spectators: int, commits: int, procs: int, profile: bool = False
+) -> dict[str, Any]:
+    runs = {}
+    for layer in layers:
+        entry = prepare_matches(1, prefix=f"f{layer}")[0]
+        runs[layer] = asyncio.run(
+            fanout_run(layer, entry, spectators, commits, procs, profile=profile)
+        )
+        print(f"fan-out ({layer}):", json.dumps(runs[layer]))
+    return runs
+
+
+def fanout_section(runs: dict[str, Any], base: dict[str, Any], chosen: str) -> str:
+    """The "Fan-out to spectators" section, with the layer comparison and the choice."""
+    redis_us = base.get("redis", {}).get("p50_us", 0.0)
+    floor = base.get("broadcast", {})
+    rows = []
+    for layer, r in runs.items():
+        cpu = r["cpu_per_commit_ms"]
+        rows.append(
+            [
+                f"`{layer}`",
+                f"{r['ack_p50_ms']:.0f}",
+                f"{r['first_p50_ms']:.0f}",
+                f"**{r['last_p50_ms']:.0f}**",
+                f"**{r['last_p95_ms']:.0f}**",
+                f"{r['per_recipient_us']:.0f} µs",
+                f"{cpu['daphne'] * 1000 / r['spectators']:.0f} µs",
+                f"{cpu['clients'] * 1000 / r['spectators']:.0f} µs",
+                f"{r['connect_per_s']:,.0f}",
+            ]
+        )
+    if floor:
+        rows.append(
+            [
+                "bare `websockets` (floor)",
+                "",
+                "",
+                f"{floor['last_p50_ms']:.0f}",
+                f"{floor['last_p95_ms']:.0f}",
+                f"{floor['last_p50_ms'] * 1000 / floor['spectators']:.0f} µs",
+                f"{floor['cpu_per_round_ms']['server'] * 1000 / floor['spectators']:.0f} µs",
+                f"{floor['cpu_per_round_ms']['clients'] * 1000 / floor['spectators']:.0f} µs",
+                f"{floor['connect_per_s']:,.0f}",
+            ]
+        )
+    main = runs[chosen]
+    verdict = "met" if main["last_p95_ms"] <= GOAL_FANOUT_P95_MS else "NOT met"
+    ratio = main["per_recipient_us"] / redis_us if redis_us else 0.0
+    other = next((r for layer, r in runs.items() if layer != chosen), None)
+    header = [
+        "layer",
+        "ack p50 (ms)",
+        "first spectator p50 (ms)",
+        "last spectator p50 (ms)",
+        "last spectator p95 (ms)",
+        "per recipient (last p50 ÷ spectators)",
+        "server CPU per recipient",
+        "client CPU per recipient",
+        "connects/s",
+    ]
+    comparison = ""
+    if other is not None:
+        faster = other["last_p95_ms"] < main["last_p95_ms"]
+        lead = f"So `{other['layer']}` wins on fan-out, but not" if faster else "Neither wins"
+        comparison = f"""
+**Layer choice: `{chosen}` stays the default.** Side by side in this run `{other["layer"]}`
+reached the last spectator in {other["last_p50_ms"]:.0f} ms (p95 {other["last_p95_ms"]:.0f} ms)
+against `{chosen}`'s {main["last_p50_ms"]:.0f} ms (p95 {main["last_p95_ms"]:.0f} ms), for
+{other["cpu_per_commit_ms"]["daphne"]:.0f} ms of Daphne CPU a commit against
+{main["cpu_per_commit_ms"]["daphne"]:.0f} ms. `pubsub` sends a group message with one PUBLISH
+and Redis pushes it to each process, where `core` runs four commands and a Lua script per
+`group_send` and three more round trips per receive; `pubsub` then unpacks the message once
+per socket where `core` unpacks it once per process. Per move of "Commit throughput" the
+difference is within this machine's noise (`bench/live.py --only commits --commit-layers
+core,pubsub`; development runs: 32.9 against 32.7 ms of Daphne CPU a move, then 39.3 against
+33.0 ms). {lead} by enough to meet the goal or to be worth what it gives up: `pubsub`
+keeps nothing for a process that is reconnecting to Redis (`core` keeps news for `expiry`,
+30 s, and bounds a stuck consumer with `capacity`), and a channel it makes on one event loop
+cannot be used from another, which the clock tests do
+(`tests/matches/test_clock.py`, `_listen`). With `CHANNEL_LAYER_BACKEND=pubsub`, 338 of the
+339 tests of `tests/matches` pass, every websocket test among them (`test_consumers.py`,
+`test_race.py`, `test_ws_game.py`, `test_ws_fuzz.py`), and that one fails; making `pubsub`
+the default needs that test helper to subscribe on the loop it listens on.
+`CHANNEL_LAYER_BACKEND=pubsub` selects it for a deployment that wants it now.
+"""
+    bare_us = floor.get("cpu_per_round_ms", {}).get("server", 0.0) * 1000
+    bare_us /= max(1, floor.get("spectators", 1))
+    total_cpu = main["cpu_per_commit_ms"]["daphne"] + main["cpu_per_commit_ms"]["clients"]
+    floor_text = "Each spectator"
+    if floor:
+        floor_text = (
+            f"The same clients read a bare `websockets` broadcast to {floor['spectators']:,} "
+            f"sockets in {floor['last_p50_ms']:.0f} ms (p95 {floor['last_p95_ms']:.0f} ms) on "
+            "this machine: much of the budget is gone before any Django code runs. Then each "
+            "spectator"
+        )
+    return f"""{FANOUT}
+
+Measured by `bench/live.py` on {time.strftime("%Y-%m-%d")}; machine: {machine()}.
+
+**Method.** One live match watched by {main["spectators"]:,} anonymous spectators (websockets
+spread over two Daphne processes, held by four load-generator processes); a player commits
+the match's scripted moves one at a time, and each commit is timed from the moment its frame
+is sent to the moment the *last* spectator has read the `turn` news (`CLOCK_MONOTONIC`,
+shared by every process of the machine). The next commit goes once every spectator has the
+previous one, so each is measured alone ({main["commits"]} commits per layer). The clients
+find the turn number without parsing the frame, to take as little CPU as they can.
+
+{table(header, rows)}
+
+Goal: p95 ≤ {GOAL_FANOUT_P95_MS:.0f} ms at {main["spectators"]:,} spectators (`{chosen}`):
+**{verdict}** ({main["last_p95_ms"]:.0f} ms). Per recipient a commit's news costs
+{main["per_recipient_us"]:.0f} µs of wall time, {ratio:.2f}× a Redis PUBLISH → subscriber
+round trip ({redis_us:.0f} µs, "Baselines"): Redis is not what it waits for, since the news
+crosses Redis once per Daphne process, not once per spectator.
+
+**What holds it back: CPU per recipient.** {floor_text} costs Daphne about
+{main["cpu_per_commit_ms"]["daphne"] * 1000 / main["spectators"]:.0f} µs of CPU (the bare
+server: {bare_us:.0f} µs): the consumer's task wakes for the layer message, channels'
+session middleware wraps the send, Daphne and Autobahn frame it and Twisted writes it, all in
+Python, on a CPU that runs Python about three times slower than a current desktop. With
+two cores for both servers and the clients, {main["spectators"]:,} recipients cannot be served
+faster than their total CPU ({total_cpu:.0f} ms a commit) divided by two. The ack is as
+slow as the fan-out because the commit's own reply waits on the same event loop behind the
+deliveries.
+{comparison}"""
+
+
+# ---------------------------------------------------------------- idle connections
+
+
+def bench_connections(
+    layer: str, total: int, matches: int, procs: int, servers_count: int, idle_seconds: float
+) -> dict[str, Any]:
+    """Open ``total`` idle sockets over ``servers_count`` Daphnes: memory, idle CPU, ramp."""
+    entries = cluster.live_matches(matches, prefix="idle")
+    paths = [f"/ws/matches/{e['match_id']}/" for e in entries]
+    return asyncio.run(connections_run(layer, paths, total, procs, servers_count, idle_seconds))
+
+
+async def connections_run(
+    layer: str, paths: list[str], total: int, procs: int, servers_count: int, idle_seconds: float
+) -> dict[str, Any]:
+    with cluster.Cluster(layer, count=servers_count) as servers:
+        # Warm each process up (imports, thread pool, database connections) off the books.
+        warm = await cluster.Worker.start(
+            "idle",
+            {
+                "ports": servers.ports,
+                "paths": paths,
+                "count": 100 * servers_count,
+                "concurrency": 20,
+                "max_seconds": 600,
+            },
+        )
+        await warm.read(120)
+        log("connections: warm-up sockets open")
+        await asyncio.sleep(2)
+        rss_before = servers.rss_kib()
+        meter = {"daphne": servers.pids, "postgres": cluster.postgres_pids()}
+        ramp_cpu = {part: cluster.cpu_of(pids) for part, pids in meter.items()}
+        config = {"ports": servers.ports, "paths": paths, "concurrency": 16, "max_seconds": 400}
+        workers = [
+            await cluster.Worker.start("idle", {**config, "count": len(part)})
+            for part in cluster.split(list(range(total)), procs)
+        ]
+        ramps = [await w.read(420) for w in workers]
+        ramp_cpu = {part: cluster.cpu_of(pids) - ramp_cpu[part] for part, pids in meter.items()}
+        ramp_cpu["clients"] = sum(r["cpu_seconds"] for r in ramps)
+        log(f"ramp done: {sum(r['connected'] for r in ramps)} sockets")
+        await asyncio.sleep(3)
+        rss_after = servers.rss_kib()
+        cpu_before, wall_before = servers.cpu_seconds(), time.monotonic()
+        await asyncio.sleep(idle_seconds)
+        idle_cpu = (servers.cpu_seconds() - cpu_before) / (time.monotonic() - wall_before)
+        per_process = [cluster.rss_kib(pid) for pid in servers.pids]
+        for worker in [*workers, warm]:
+            await worker.send({"stop": True})
+        for worker in [*workers, warm]:
+            await worker.read(120)
+            await worker.finish()
+        log("sockets closed")
+    log("servers stopped")
+    opened = sum(r["connected"] for r in ramps)
+    ramp_seconds = max(r["finished"] for r in ramps) - min(r["started"] for r in ramps)
+    return {
+        "layer": layer,
+        "servers": servers_count,
+        "asked": total,
+        "connected": opened,
+        "failed": sum(r["failed"] for r in ramps),
+        "failures": sorted({f for r in ramps for f in r["failures"]}),
+        "kib_per_connection": (rss_after - rss_before) / max(1, opened),
+        "rss_mib_per_process": [kib / 1024 for kib in per_process],
+        "idle_cpu_percent": idle_cpu * 100,
+        "idle_seconds": idle_seconds,
+        "handshakes_per_s": opened / ramp_seconds,
+        "ramp_seconds": ramp_seconds,
+        "handshake_p50_ms": statistics.median(r["handshake_p50"] or 0 for r in ramps) * 1000,
+        "cpu_per_handshake_ms": {
+            part: used * 1000 / max(1, opened) for part, used in ramp_cpu.items()
+        },
+    }
+
+
+def connections_section(r: dict[str, Any], base: dict[str, Any]) -> str:
+    """The "Idle connections" section."""
+    echo = base.get("echo", {})
+    verdict = "met" if r["kib_per_connection"] <= GOAL_KIB_PER_CONNECTION else "NOT met"
+    procs = ", ".join(f"{mib:.0f}" for mib in r["rss_mib_per_process"])
+    failures = f": {', '.join(r['failures'])}" if r["failures"] else ""
+    rows = [
+        ["connections held", f"{r['connected']:,} ({r['failed']} failed{failures})"],
+        [
+            "memory per connection (RSS delta ÷ connections, all Daphne processes)",
+            (
+                f"**{r['kib_per_connection']:.1f} KiB** (bare `websockets`: "
+                f"{echo.get('kib_per_connection', 0.0):.1f} KiB)"
+            ),
+        ],
+        ["RSS of each Daphne process with them open", f"{procs} MiB"],
+        [
+            (
+                f"idle CPU of the Daphne processes ({r['idle_seconds']:.0f} s; Daphne pings each "
+                "socket every 20 s)"
+            ),
+            f"{r['idle_cpu_percent']:.1f} % of one core",
+        ],
+        [
+            "handshake rate during the ramp",
+            (
+                f"{r['handshakes_per_s']:,.0f}/s over {r['ramp_seconds']:.0f} s "
+                f"(p50 {r['handshake_p50_ms']:.0f} ms each, 64 in flight; bare `websockets`: "
+                f"{echo.get('handshakes_per_s', 0.0):,.0f}/s)"
+            ),
+        ],
+    ]
+    return f"""{CONNECTIONS}
+
+Measured by `bench/live.py` on {time.strftime("%Y-%m-%d")}; machine: {machine()}.
+
+**Method.** {r["asked"]:,} websockets opened by four load-generator processes against
+{r["servers"]} Daphne processes (`{r["layer"]}` layer), each an anonymous spectator of one of
+100 live matches that gets its snapshot and then nothing more. Before the ramp each process
+has served 100 warm-up sockets, which stay open, so imports, the thread pool and the database
+connections are not counted as per-socket costs. Memory is the rise in resident set size;
+idle CPU is the servers' CPU time over the idle window.
+
+{table(["figure", "value"], rows)}
+
+Goal: ≤ {GOAL_KIB_PER_CONNECTION:.0f} KiB per connection: **{verdict}**. A socket costs a
+Twisted/Autobahn protocol, an ASGI application task with its consumer, its queue and its
+channel-layer receive, and the scope (headers, session, user). A handshake costs the origin
+check, the session middleware, the deadline check (a plain read unless a deadline passed)
+and the snapshot (one consistent read of the match, seats and moves), then the snapshot
+frame: the ramp is as fast as two cores run that Python.
+"""
+
+
+# ---------------------------------------------------------------- the profile section
+
+
+def profile_markdown(run: dict[str, Any], title: str) -> str:
+    """One profiled commit run as Markdown: its figures, then where the time went."""
+    prof = run["profile"]
+    cpu = run["cpu_per_move_ms"]
+    where = table(
+        ["what the Daphne process was doing", "share"],
+        [[name, f"{share:.0%}"] for name, share in prof["where"]],
+    )
+    inside = table(
+        ["inside `match_commit`, by innermost frame", "share of all samples"],
+        [[name, f"{share:.0%}"] for name, share in prof["commit"]],
+    )
+    return f"""### {title}
+
+`{run["layer"]}` layer, {run["matches"]} matches: **{run["moves_per_s"]:.1f} moves/s**, ack p50
+{run["ack_p50_ms"]:,.0f} ms; CPU per move: Daphne **{cpu["daphne"]:.1f} ms**, PostgreSQL
+{cpu["postgres"]:.1f} ms. {prof["samples"]:,} samples.
+
+{where}
+
+{inside}
+"""
+
+
+def profile_section(after: dict[str, Any]) -> str:
+    """The "Profile of the commit path" section: the stored before, this run's after."""
+    before = (ROOT / "bench" / "profile_before.md").read_text().strip()
+    return f"""{PROFILE}
+
+**Method.** py-spy 0.4.3 (`py-spy record --gil --rate 200 --format raw`) samples one of the
+two Daphne processes through the commit-throughput window, counting only the thread that holds
+the GIL, that is the Python work; `bench/live.py` sorts each sample by the first of a list
+of markers found in its stack (the service call, the session re-read, the publishing, the
+consumer, the websocket protocol...). "Before" is the code as it was when this benchmark was
+written (commit `cbe147d`), measured by the same bench on the same machine; "After" is this
+run.
+
+{before}
+
+{profile_markdown(after, "After (this run)")}
+**The fixes** (each a few lines; every test passes):
+1. `matches/consumers.py`: the session re-read for each frame ran through channels'
+   `get_user`, which is thread-sensitive, so every frame of every socket of the process queued
+   behind one thread; now Django's own `auth.get_user` runs through the consumer's
+   `off_loop` like all its other database work.
+2. `matches/consumers.py`: `MatchConsumer.dispatch` skips channels' `aclose_old_connections`
+   before each message, a hop through that same single thread for every frame and every
+   channel-layer message (four per move, a thousand per commit at a thousand spectators);
+   the consumer's database work closes its stale connections in its own worker threads.
+3. `matches/services.py`: the turn's payload read the seats again and each seat's member
+   (three queries, the seats sorted through a join on the match because of `Seat`'s default
+   ordering); one prefetch of seats with members, ordered by position, serves the payloads. A
+   seat whose rack and score did not change is no longer saved (most moves change one).
+4. `matches/events.py`: a public event's frame is encoded once when published, not once per
+   socket, and the message is built without `asdict`'s deep copy.
+5. Connects (what a spectator's arrival costs): `services.match_apply_deadlines` locks the
+   match only when a deadline has passed, and the consumer's snapshot is one `REPEATABLE READ,
+   READ ONLY` transaction instead of a row lock. Both used to lock the match row and so write
+   WAL and wait for a flush at commit, one viewer at a time per match: a thousand spectators
+   of one match connected at about 35 a second. The deadline check's match is reused for the
+   watch check.
+"""
+
+
+# ---------------------------------------------------------------- main
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    cluster.raise_open_files()
+    cluster.recreate_database()
+    cluster.setup_django(args.layer)
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    cluster.clear_layer_keys()
+    base = baselines(args.results)
+    figures: dict[str, Any] = {}
+    try:
+        if "commits" in args.only:
+            layers = args.commit_layers or [args.layer]
+            runs = bench_commits(
+                layers, args.matches, args.warmup, args.seconds, profile=args.profile
+            )
+            figures["commits"] = runs
+            if not args.no_write:
+                write_section(COMMITS, commits_section(runs, base, args.layer))
+                if args.profile and "profile" in runs[args.layer]:
+                    write_section(PROFILE, profile_section(runs[args.layer]))
+        if "fanout" in args.only:
+            runs = bench_fanout(
+                args.fanout_layers,
+                args.spectators,
+                args.fanout_commits,
+                procs=4,
+                profile=args.profile_fanout,
+            )
+            figures["fanout"] = runs
+            if not args.no_write:
+                write_section(FANOUT, fanout_section(runs, base, args.layer))
+        if "connections" in args.only:
+            result = bench_connections(
+                args.layer,
+                args.connections,
+                100,
+                procs=4,
+                servers_count=args.servers,
+                idle_seconds=args.idle_seconds,
+            )
+            print("connections:", json.dumps(result))
+            figures["connections"] = result
+            if not args.no_write:
+                write_section(CONNECTIONS, connections_section(result, base))
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        cluster.clear_layer_keys()
+        cluster.drop_database()
+    return figures
+
+
+def main() -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", default="commits,fanout,connections")
+    parser.add_argument("--layer", default=None, choices=sorted(cluster.LAYERS))
+    parser.add_argument("--commit-layers", type=lambda s: s.split(","), default=None)
+    parser.add_argument("--fanout-layers", type=lambda s: s.split(","), default=["core", "pubsub"])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--profile", action="store_true", help="py-spy the commit run")
+    parser.add_argument("--profile-fanout", action="store_true", help="py-spy a fan-out run")
+    parser.add_argument("--spectators", type=int, default=1000)
+    parser.add_argument("--fanout-commits", type=int, default=20)
+    parser.add_argument("--connections", type=int, default=10_000)
+    parser.add_argument("--servers", type=int, default=2, help="Daphne processes for idle")
+    parser.add_argument("--idle-seconds", type=float, default=20.0)
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+    args.only = args.only.split(",")
+    args.layer = args.layer or os.environ.get("CHANNEL_LAYER_BACKEND") or cluster.default_layer()
+    args.results.mkdir(parents=True, exist_ok=True)
+    figures = run(args)
+    (args.results / "live.json").write_text(json.dumps(figures))
+    return figures
+
+
+if __name__ == "__main__":
+    main()
