@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
 export REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install run test lint format bench chromium
+.PHONY: install run test lint format bench chromium reliability
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,8 +36,12 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 # The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers).
+# The fault/soak/fuzz suite (issue 9, still in progress) runs on its own: `make reliability`.
 test: $(STAMP) chromium lint
-	scripts/with-services.sh $(BIN)/python -m pytest
+	scripts/with-services.sh $(BIN)/python -m pytest --ignore=tests/reliability
+
+reliability: $(STAMP)
+	scripts/with-services.sh $(BIN)/python -m pytest tests/reliability
 
 bench: $(STAMP)
 	scripts/with-services.sh $(BIN)/python bench/run_all.py

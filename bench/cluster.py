@@ -271,13 +271,15 @@ class Cluster:
             for proc in self.procs
         )
 
-    def stop(self) -> None:
+    def stop(self, grace: float = 15.0) -> None:
+        """SIGTERM each server, SIGKILL what has not ended after ``grace`` seconds."""
         for proc in self.procs:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace
         for proc in self.procs:
             try:
-                proc.wait(timeout=15)
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)

@@ -13,6 +13,7 @@ from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 
 from matches import services, visibility
 from matches.models import Match
@@ -161,10 +162,14 @@ def match_contribute(request: HttpRequest, match_id: int) -> JsonResponse:
     """A seated player's random value for the bag, before the deal (CSRF-checked POST)."""
     if _watchable(request, match_id) is None:
         return _not_found()
-    if len(request.body) > MAX_BODY:
+    try:
+        raw = request.body  # a form body already read by the CSRF check is not JSON either
+    except RawPostDataException:
+        raw = b""
+    if not raw or len(raw) > MAX_BODY:
         return _error(400, "bad_body", 'Send a JSON object with a hex string: {"value": "..."}.')
     try:
-        body = json.loads(request.body or b"null")
+        body = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         body = None
     if not isinstance(body, dict) or not isinstance(body.get("value"), str):

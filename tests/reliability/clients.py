@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import visibility
+from matches.engine import Game
 from matches.engine.randomplay import random_move
 from matches.models import Match
 from matches.protocol import RESYNC_CODES
@@ -344,13 +345,6 @@ class LiveClient:
             raise Disconnected from None
         self.stats.frames_out += 1
 
-    async def send_raw(self, data: str | bytes) -> None:
-        """Send any frame at all (the fuzzer's way in); answers arrive as unmatched frames."""
-        ws = self._ws
-        assert ws is not None
-        await ws.send(data)
-        self.stats.frames_out += 1
-
     async def request(
         self, frame: dict[str, Any], *, timeout: float = 60, retry_server_errors: int = 3
     ) -> dict[str, Any]:
@@ -423,8 +417,6 @@ class LiveClient:
 
 def _oracle_move(match_id: int, turn_number: int, seed: int) -> dict[str, Any] | None:
     """A legal move for the player to move at ``turn_number`` (None if the DB has moved on)."""
-    from matches.engine import Game
-
     match = Match.objects.get(pk=match_id)
     game = Game.from_json(match.game_state)
     if game.turn_number != turn_number or game.is_over:

@@ -129,16 +129,8 @@ def pages(organiser, alice, bob, make_fixture) -> dict[str, tuple[Member | None,
         "my matches",
         "organise",
         "tournament",
-        # matches/templates/matches/match.html belongs to the board page's author: its
-        # inline theme script (line 5) needs nonce="{{ request.csp_nonce }}" too.
-        pytest.param(
-            "match, fair-bag box",
-            marks=pytest.mark.xfail(reason="match.html's inline script has no nonce yet"),
-        ),
-        pytest.param(
-            "match, live",
-            marks=pytest.mark.xfail(reason="match.html's inline script has no nonce yet"),
-        ),
+        "match, fair-bag box",
+        "match, live",
     ],
 )
 def test_every_inline_script_carries_the_requests_nonce(pages, page: str) -> None:
@@ -223,11 +215,6 @@ def test_every_post_route_refuses_a_request_without_the_csrf_token(
     record_figures("csrf", {"post_routes": len(resolvable)})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="matches/api.py match_contribute reads request.body after CsrfViewMiddleware has "
-    "consumed a multipart stream (RawPostDataException, a 500); the fix is in the report",
-)
 def test_a_form_posted_to_contribute_is_refused_as_a_bad_body_not_a_crash(
     make_fixture, alice
 ) -> None:
