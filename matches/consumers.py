@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected as SocketClosed
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -372,6 +373,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._send(rack_frame(self.match_id, event.get("data") or {}))
 
     # -- helpers ----------------------------------------------------------------------------
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Send a frame; a client that hung up while we were answering is not our error.
+
+        Daphne refuses a send on a socket whose client has just closed it, before the
+        disconnect reaches us; there is nobody left to answer, and the disconnect follows.
+        """
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except (SocketClosed, OSError):
+            logger.debug("match %s: the client left before its answer was sent", self.match_id)
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=encode(frame))

@@ -22,7 +22,9 @@ import asyncio
 from typing import Any
 
 import pytest
+from autobahn.exception import Disconnected as SocketClosed
 
+from matches.consumers import MatchConsumer
 from matches.models import Turn
 from tests.matches.test_ws_helpers import move_frame, seeded_match, session_cookie
 from tests.reliability.clients import (
@@ -158,3 +160,18 @@ def test_clients_of_a_killed_daphne_reconnect_to_another_and_play_to_the_end(
     assert numbers == list(range(1, len(numbers) + 1))
     check_integrity()
     record_figures("daphne", figures)
+
+
+async def test_an_answer_to_a_client_that_hung_up_meanwhile_is_dropped_quietly() -> None:
+    """Daphne refuses a send on a socket its client just closed (seen in the 150-match soak:
+    a traceback and "Exception inside application" per hung-up client). Nobody is left to
+    answer, so the consumer drops the frame instead of failing."""
+    consumer = MatchConsumer()
+    consumer.match_id = 1
+
+    async def closed(message: dict[str, Any]) -> None:
+        raise SocketClosed("Attempt to send on a closed protocol")
+
+    consumer.base_send = closed
+    await consumer.send(text_data="{}")
+    await consumer._send({"type": "error", "code": "server_error", "message": "x"})

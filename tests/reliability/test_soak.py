@@ -63,9 +63,12 @@ def test_soak_many_matches_to_the_end_every_view_equals_the_database(
     games = _matches(make_fixture, make_member)
     figures: dict[str, Any] = {"matches": SOAK_MATCHES, "daphnes": SOAK_DAPHNES}
 
-    async def one_match(index: int, game: dict[str, Any]) -> list[tuple[LiveClient, Any]]:
+    # Generous for a crowd connecting at once on two cores; a bound, not a measurement.
+    within = max(60.0, SOAK_MATCHES * 1.5)
+
+    async def join(index: int, game: dict[str, Any]) -> list[tuple[LiveClient, Any]]:
+        """A match's two players and its watcher, connected before anyone plays."""
         match = game["match"]
-        first, second = game["members"]
         players = [
             await LiveClient(
                 f"m{index}-p{position}",
@@ -73,23 +76,33 @@ def test_soak_many_matches_to_the_end_every_view_equals_the_database(
                 servers,
                 cookie=game["cookies"][position],
                 prefer=index + position,
+                reconnect_within=within,
             ).start()
             for position in (0, 1)
         ]
         watcher = await LiveClient(
-            f"m{index}-watch", match.id, servers, key=game["key"], prefer=index + 2
+            f"m{index}-watch",
+            match.id,
+            servers,
+            key=game["key"],
+            prefer=index + 2,
+            reconnect_within=within,
         ).start()
-        await asyncio.gather(
-            play_out(players[0], 0, seed=index, timeout=SOAK_SECONDS),
-            play_out(players[1], 1, seed=index, timeout=SOAK_SECONDS),
-        )
-        for client in (*players, watcher):
-            await client.wait_for_view(lambda v: v.status in OVER, timeout=60)
+        first, second = game["members"]
         return [(players[0], first), (players[1], second), (watcher, None)]
 
+    async def play(index: int, clients: list[tuple[LiveClient, Any]]) -> None:
+        await asyncio.gather(
+            play_out(clients[0][0], 0, seed=index, timeout=SOAK_SECONDS),
+            play_out(clients[1][0], 1, seed=index, timeout=SOAK_SECONDS),
+        )
+        for client, _ in clients:
+            await client.wait_for_view(lambda v: v.status in OVER, timeout=60)
+
     async def scenario() -> None:
+        results = await asyncio.gather(*(join(i, g) for i, g in enumerate(games)))
         started = time.monotonic()
-        results = await asyncio.gather(*(one_match(i, g) for i, g in enumerate(games)))
+        await asyncio.gather(*(play(i, result) for i, result in enumerate(results)))
         figures["play_seconds"] = round(time.monotonic() - started, 1)
         clients = [pair for result in results for pair in result]
         for game, result in zip(games, results, strict=True):
