@@ -10,13 +10,15 @@ The CI profile plays 6 matches within a 90 s bound. The long profile is on deman
 
 At the end ``check_integrity`` passes, every client's view (built from its frames alone)
 equals what the database says that viewer should see, and nothing was lost: every client
-heard every move of its match as a push, with no gap to fill and no server error.
+heard every move of its match as a push, with no gap to fill and no server error; no
+Daphne process logged a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from typing import Any
 
@@ -27,6 +29,7 @@ from tests.matches.test_ws_helpers import seeded_match, session_cookie
 from tests.reliability.clients import OVER, LiveClient, database_summary, play_out
 from tests.reliability.harness import check_integrity, record_figures
 
+TROUBLE = re.compile(r"Traceback|Exception inside application|websocket request failed")
 SOAK_MATCHES = int(os.environ.get("SOAK_MATCHES", "6"))
 SOAK_SECONDS = float(os.environ.get("SOAK_SECONDS", "90"))
 SOAK_DAPHNES = int(os.environ.get("SOAK_DAPHNES", "2"))
@@ -119,6 +122,7 @@ def test_soak_many_matches_to_the_end_every_view_equals_the_database(
             frames_out=sum(s.frames_out for s in stats),
             pushes=sum(sum(s.pushes.values()) for s in stats),
             reconnects=sum(s.reconnects for s in stats),
+            refused_handshakes=sum(s.failed_handshakes for s in stats),
             server_errors=sum(s.server_errors for s in stats),
             gap_syncs=sum(s.gap_syncs for s in stats),
             quiet_syncs=sum(s.quiet_syncs for s in stats),
@@ -130,6 +134,10 @@ def test_soak_many_matches_to_the_end_every_view_equals_the_database(
             await client.close()
 
     asyncio.run(scenario())
+    for web in webs:
+        web.stop()
+        trouble = [line for line in web.log_text().splitlines() if TROUBLE.search(line)]
+        assert not trouble, trouble[:10]
     assert not Match.objects.exclude(status=Match.Status.FINISHED).exists()
     check_integrity()
     record_figures("soak", figures)
