@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
 export REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install run test lint format bench chromium reliability
+.PHONY: install run test lint format bench chromium reliability reliability-long
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,13 +35,20 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers).
-# The fault/soak/fuzz suite (issue 9, still in progress) runs on its own: `make reliability`.
+# The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers),
+# the fault/soak/fuzz suite included in its short profile.
 test: $(STAMP) chromium lint
-	scripts/with-services.sh $(BIN)/python -m pytest --ignore=tests/reliability
+	scripts/with-services.sh $(BIN)/python -m pytest
 
+# The fault/soak/fuzz suite alone: the short profile (as in `make test`) ...
 reliability: $(STAMP)
 	scripts/with-services.sh $(BIN)/python -m pytest tests/reliability
+
+# ... and the long one, on demand (docs/RELIABILITY.md gives the figures of both).
+LONG_PROFILE := SOAK_MATCHES=60 SOAK_SECONDS=900 FUZZ_EXAMPLES=400
+reliability-long: $(STAMP)
+	env $(LONG_PROFILE) RELIABILITY_FIGURES=$${RELIABILITY_FIGURES:-reliability-long.jsonl} \
+	  scripts/with-services.sh $(BIN)/python -m pytest tests/reliability -p no:cacheprovider
 
 bench: $(STAMP)
 	scripts/with-services.sh $(BIN)/python bench/run_all.py

@@ -112,13 +112,14 @@ async def echo_server(rtt_count: int, connections: int, clients: int) -> dict[st
             "paths": ["/"],
             "expect_snapshot": False,
             "concurrency": 100,
-            "max_seconds": 120,
+            "ramp_seconds": 100,
+            "max_seconds": 200,
         }
         workers = [
             await cluster.Worker.start("idle", {**config, "count": len(part)})
             for part in cluster.split(list(range(connections)), clients)
         ]
-        ramps = [await w.read(150) for w in workers]
+        ramps = [await w.read(160) for w in workers]
         await asyncio.sleep(1.0)
         after = cluster.rss_kib(pid)
         opened = sum(r["connected"] for r in ramps)

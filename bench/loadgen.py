@@ -254,19 +254,22 @@ async def run_spectators(config: dict[str, Any], commands: asyncio.StreamReader)
 
 
 async def run_idle(config: dict[str, Any], commands: asyncio.StreamReader) -> None:
-    """Open ``count`` sockets as fast as ``concurrency`` allows, then hold them, idle."""
+    """Open ``count`` sockets as fast as ``concurrency`` allows, then hold them, idle.
+
+    The ramp ends after ``ramp_seconds`` whatever it reached (what was still opening is
+    given up and counted as unfinished); the hold ends on ``stop`` or after ``max_seconds``.
+    """
     ports = config["ports"]
     paths = config["paths"]
     expect_snapshot = config.get("expect_snapshot", True)
     gate = asyncio.Semaphore(config.get("concurrency", 16))
     deadline = time.monotonic() + config["max_seconds"]
+    ramp_deadline = time.monotonic() + config.get("ramp_seconds", config["max_seconds"])
     failures: list[str] = []
     handshakes: list[float] = []
 
     async def one(index: int) -> ClientConnection | None:
         async with gate:
-            if time.monotonic() > deadline:
-                return None
             began = time.monotonic()
             port, path = ports[index % len(ports)], paths[index % len(paths)]
             try:
@@ -278,13 +281,18 @@ async def run_idle(config: dict[str, Any], commands: asyncio.StreamReader) -> No
             return ws
 
     started = time.monotonic()
-    opened = await asyncio.gather(*(one(i) for i in range(config["count"])))
+    tasks = [asyncio.ensure_future(one(i)) for i in range(config["count"])]
+    done, pending = await asyncio.wait(tasks, timeout=max(0.0, ramp_deadline - started))
     finished = time.monotonic()
-    sockets = [ws for ws in opened if ws is not None]
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    sockets = [task.result() for task in done if task.result() is not None]
     drains = [asyncio.ensure_future(_drain(ws)) for ws in sockets]
     emit(
         {
             "connected": len(sockets),
+            "unfinished": len(pending),
             "failed": len(failures),
             "failures": sorted(set(failures)),
             "started": started,

@@ -50,7 +50,11 @@ def verdict(ok: bool) -> str:
 
 
 def section(
-    base: dict[str, Any], live: dict[str, Any], layer: str, timings: dict[str, float]
+    base: dict[str, Any],
+    live: dict[str, Any],
+    layer: str,
+    timings: dict[str, float],
+    load_at_start: tuple[float, float, float],
 ) -> str:
     """The results table: each figure, its goal, and whether this run met it."""
     pg, rd, echo, floor = base["pgbench"], base["redis"], base["echo"], base["broadcast"]
@@ -130,9 +134,10 @@ def section(
     ]
     return f"""{SECTION}
 
-The last `make bench` (`bench/run_all.py`), {time.strftime("%Y-%m-%d %H:%M %Z")}; machine:
-{machine()}. Each figure's method and the reasons behind a goal not met are in its section
-below.
+The last `make bench` (`bench/run_all.py`), {time.strftime("%Y-%m-%d %H:%M %Z")}. Load
+average when it started: {", ".join(f"{x:.1f}" for x in load_at_start)}; at its end (the
+bench's own processes count too): {machine()}. Each figure's method, and what holds back a
+goal not met, are in its section below.
 
 {table(["figure", "goal", "this run", "verdict"], rows)}
 """
@@ -147,6 +152,7 @@ def main() -> None:
     layer = args.layer or os.environ.get("CHANNEL_LAYER_BACKEND") or cluster.default_layer()
     args.results.mkdir(parents=True, exist_ok=True)
     timings: dict[str, float] = {}
+    load_at_start = os.getloadavg()
     step("engine", ["bench/engine.py"], timings)
     step("sweep", ["bench/sweep.py", "--matches", str(args.sweep_matches)], timings)
     step(
@@ -161,7 +167,7 @@ def main() -> None:
     )
     base = json.loads((args.results / "baselines.json").read_text())
     live = json.loads((args.results / "live.json").read_text())
-    write_section(SECTION, section(base, live, layer, timings))
+    write_section(SECTION, section(base, live, layer, timings, load_at_start))
     print(f"\nmake bench: {sum(timings.values()):.0f} s in all; docs/PERFORMANCE.md rewritten")
 
 

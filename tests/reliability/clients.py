@@ -16,6 +16,7 @@ import contextlib
 import itertools
 import json
 import random
+import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -291,6 +292,8 @@ class LiveClient:
                 for future in self._pending.values():
                     if not future.done():
                         future.set_exception(Disconnected())
+                        # Read by its request, if any still waits; never logged as unread.
+                        future.exception()
                 self._pending.clear()
                 with contextlib.suppress(Exception):
                     await ws.close()
@@ -427,7 +430,20 @@ def _oracle_move(match_id: int, turn_number: int, seed: int) -> dict[str, Any] |
     ).to_dict()
 
 
-oracle_move = database_sync_to_async(_oracle_move, thread_sensitive=False)
+_find_move = database_sync_to_async(_oracle_move, thread_sensitive=False)
+#: At most this many move searches at once: they are pure Python, and the event loop that
+#: answers every socket's pings and news must keep getting its share of the interpreter.
+ORACLE_THREADS = 2
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def oracle_move(match_id: int, turn_number: int, seed: int) -> dict[str, Any] | None:
+    """A legal move for the player to move at ``turn_number``, searched in a worker thread."""
+    gate = _gates.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(ORACLE_THREADS))
+    async with gate:
+        return await _find_move(match_id, turn_number, seed)
 
 
 async def play_out(

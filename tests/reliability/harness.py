@@ -107,12 +107,18 @@ def held_lock(sql: str, params: Sequence[object] = ()) -> Iterator[psycopg.Conne
             conn.rollback()
 
 
-def blocked_backends() -> list[tuple[int, str]]:
-    """(pid, query) of every backend of the test database waiting for a lock."""
+def blocked_backends(application_name: str | None = None) -> list[tuple[int, str]]:
+    """(pid, query) of every backend of the test database waiting for a lock.
+
+    With ``application_name``, only those of one tagged subprocess, looked up in the same
+    query: a worker thread may open its connection after the caller started waiting.
+    """
     with connect_test_database() as conn:
         rows = conn.execute(
             "SELECT pid, query FROM pg_stat_activity "
-            "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            "WHERE datname = current_database() AND wait_event_type = 'Lock' "
+            "AND (%(app)s::text IS NULL OR application_name = %(app)s::text)",
+            {"app": application_name},
         ).fetchall()
     return [(pid, query) for pid, query in rows]
 

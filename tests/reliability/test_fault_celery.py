@@ -88,7 +88,7 @@ def test_a_worker_killed_mid_sweep_leaves_whole_batches_and_the_next_sweep_finis
             broker.send_task("matches.forfeit_stalled_matches")
             await asyncio.to_thread(
                 wait_until,
-                lambda: any(pid in backends_of(first.app_name) for pid, _ in blocked_backends()),
+                lambda: blocked_backends(first.app_name),
                 timeout=60,
                 what="the sweep to reach the held match",
             )

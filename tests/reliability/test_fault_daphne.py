@@ -36,7 +36,6 @@ from tests.reliability.clients import (
     play_out,
 )
 from tests.reliability.harness import (
-    backends_of,
     blocked_backends,
     check_integrity,
     held_lock,
@@ -93,9 +92,8 @@ def test_clients_of_a_killed_daphne_reconnect_to_another_and_play_to_the_end(
         frame = move_frame(move, turn=number, client_id=new_id("kill-a"))
         with held_lock(MATCH_ROW, [match.id]):
             sent = asyncio.create_task(mover.request(frame, timeout=90))
-            mine = set(await asyncio.to_thread(backends_of, web_a.app_name))
             await _until(
-                lambda: [pid for pid, _ in blocked_backends() if pid in mine],
+                lambda: blocked_backends(web_a.app_name),
                 timeout=30,
                 what="the commit to wait for the row",
             )
@@ -120,9 +118,8 @@ def test_clients_of_a_killed_daphne_reconnect_to_another_and_play_to_the_end(
         frame = move_frame(move, turn=number, client_id=new_id("kill-b"))
         with held_lock(MATCH_ROW, [match.id]):
             sent = asyncio.create_task(mover.request(frame, timeout=90))
-            mine = set(await asyncio.to_thread(backends_of, web_b.app_name))
             await _until(
-                lambda: [pid for pid, _ in blocked_backends() if pid in mine],
+                lambda: blocked_backends(web_b.app_name),
                 timeout=30,
                 what="the commit to wait for the row",
             )

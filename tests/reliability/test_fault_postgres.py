@@ -95,9 +95,8 @@ def test_a_backend_killed_mid_commit_leaves_all_or_nothing_and_the_retry_applies
         errors = mover.stats.server_errors
         with held_lock(sql, params):
             sent = asyncio.create_task(mover.request(frame, timeout=90))
-            mine = set(await asyncio.to_thread(backends_of, web.app_name))
             waiting = await _until(
-                lambda: [pid for pid, _ in blocked_backends() if pid in mine],
+                lambda: [pid for pid, _ in blocked_backends(web.app_name)],
                 timeout=30,
                 what=f"the commit to stop {where}",
             )

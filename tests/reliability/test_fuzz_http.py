@@ -312,15 +312,6 @@ def test_page_routes_fuzzed_never_answer_500_and_refusals_change_nothing(
             extra["HTTP_X_CSRFTOKEN"] = token
             if kind in {"form", "multipart"}:
                 payload = {**payload, "csrfmiddlewaretoken": token}
-        if (
-            kind == "multipart"
-            and request["csrf"]
-            and path.endswith("/contribute")
-            and request["method"] == "POST"
-        ):
-            # The known crash of matches/api.py (see test_security's strict xfail): sent as a
-            # form instead until it is fixed.
-            kind = "form"
         before = fingerprint()
         response = _send(client, request["method"], path, request["query"], kind, payload, extra)
         statuses[response.status_code] += 1
