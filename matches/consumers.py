@@ -29,7 +29,8 @@ from django.db import connection, transaction
 from django.db.models import prefetch_related_objects
 
 from matches import services, visibility
-from matches.events import match_group, member_group
+from matches.broadcast import news_for
+from matches.events import member_group
 from matches.models import Match
 from matches.protocol import (
     RESYNC_CODES,
@@ -122,6 +123,17 @@ def _session_user(session_key: str) -> Any:
     return auth.get_user(SimpleNamespace(session=engine.SessionStore(session_key)))
 
 
+def commit_as_member(
+    *, session_key: str | None, member_id: int, **commit: Any
+) -> tuple[Any, services.CommitOutcome] | None:
+    """The session check and the commit in one worker-thread call (one hop, one connection
+    check): None, changing nothing, if ``member_id`` is no longer signed in to the session."""
+    user = _session_user(session_key) if session_key else AnonymousUser()
+    if not user.is_authenticated or user.pk != member_id:
+        return None
+    return user, services.match_commit(member=user, **commit)
+
+
 def _snapshot(match_id: int, user: Any, key: str | None) -> dict[str, Any] | None:
     """The match as this viewer may see it, or None if they may no longer watch.
 
@@ -201,8 +213,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        # Join before reading, so no news falls between the snapshot and the subscription.
-        await self._join(match_group(self.match_id))
+        # Subscribe before reading, so no news falls between the snapshot and the
+        # subscription; what arrives meanwhile is held and follows the snapshot.
+        self.news = news_for(self.channel_layer)
+        await self.news.join(self.match_id, self)
         if self.member_id is not None:
             await self._join(member_group(self.member_id))
         try:
@@ -212,12 +226,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except MatchGoneError:
             snapshot = None
         if snapshot is None:
+            await self._stop_news()
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.accept()
         await self._send(snapshot_frame(snapshot, reason="connect"))
+        await self.news.release(self.match_id, self)
 
     async def disconnect(self, code: int) -> None:
+        await self._stop_news()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Run the connection; however it ends (even cancelled), stop hearing its news."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if hasattr(self, "news"):
+                self.news.abandon(self.match_id, self)
+
+    async def _stop_news(self) -> None:
+        if hasattr(self, "news"):
+            await self.news.leave(self.match_id, self)
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = []
@@ -252,7 +281,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             problem = error
         client_id = request.client_id if request is not None else problem.client_id  # type: ignore[union-attr]
         try:
-            if self.member_id is not None and not await self._still_signed_in():
+            # A commit checks the session in the same worker-thread call (``_commit``).
+            checked_later = isinstance(request, PlayRequest | SwapRequest | PassRequest)
+            if (
+                self.member_id is not None
+                and not checked_later
+                and not await self._still_signed_in()
+            ):
                 await self._send(error_frame(*SIGNED_OUT, client_id=client_id))
                 return
             if problem is not None:
@@ -288,14 +323,23 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.member_id is None:
             await self._send(error_frame(*SIGN_IN_TO_PLAY, client_id=request.client_id))
             return
-        outcome = await off_loop(
-            services.match_commit,
-            match_id=self.match_id,
-            member=self.user,
-            move=request.move(),
-            against_turn=request.turn,
-            client_id=request.client_id,
-        )
+        signed_in = None
+        if not self.signed_out:
+            signed_in = await off_loop(
+                commit_as_member,
+                session_key=self.session_key,
+                member_id=self.member_id,
+                match_id=self.match_id,
+                move=request.move(),
+                against_turn=request.turn,
+                client_id=request.client_id,
+            )
+        if signed_in is None:
+            if not self.signed_out:
+                await self._become_anonymous()
+            await self._send(error_frame(*SIGNED_OUT, client_id=request.client_id))
+            return
+        self.user, outcome = signed_in
         snapshot = None
         if not outcome.accepted and outcome.code in RESYNC_CODES:
             snapshot = await self._fresh_snapshot()
@@ -343,7 +387,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # -- news from the services -------------------------------------------------------------
 
     async def match_public(self, message: dict[str, Any]) -> None:
-        """A public event of this match: relay it as it is (visibility built it)."""
+        """A public event of this match (from :mod:`matches.broadcast`): relay it as it is."""
         event = message["event"]
         if event.get("match_id") != self.match_id:
             return
@@ -435,7 +479,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except MatchGoneError:
             allowed = False
         if not allowed:  # a members-only match without the key: no more news either
-            await self._leave(match_group(self.match_id))
+            await self.news.leave(self.match_id, self)
 
     async def _refuse_flood(self) -> None:
         self.refused_in_a_row += 1

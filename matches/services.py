@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Member
@@ -65,7 +65,9 @@ def _locked(match_id: int) -> Match:
 
 
 def _seats(match: Match) -> list[Seat]:
-    seats = list(Seat.objects.select_for_update().filter(match=match).order_by("position"))
+    """Both seats, locked, with their members (read by the events' payloads)."""
+    locked = Seat.objects.select_for_update(of=("self",)).select_related("member")
+    seats = list(locked.filter(match=match).order_by("position"))
     assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
     return seats
 
@@ -77,6 +79,17 @@ def _require_organiser(member: Member) -> None:
 
 def _game(match: Match) -> Game:
     return Game.from_json(match.game_state)
+
+
+#: What a move that does not end the match changes on its row.
+MOVE_FIELDS = [
+    "game_state",
+    "turn_number",
+    "bag_count",
+    "to_move",
+    "turn_started_at",
+    "turn_deadline_at",
+]
 
 
 def _store_game(match: Match, seats: list[Seat], game: Game) -> None:
@@ -495,8 +508,9 @@ def match_commit(
                 )
             publish_on_commit(events)
             return outcome
-        events += _record_turn(match, seats, game, client_id=client_id, now=now)
-        ack = visibility.commit_ack(match, seat)
+        turn, recorded = _record_turn(match, seats, game, client_id=client_id, now=now)
+        events += recorded
+        ack = visibility.commit_ack(match, seat, turn)
         CommitReceipt.objects.create(
             match=match, member=member, client_id=client_id, accepted=True, response=ack
         )
@@ -506,7 +520,7 @@ def match_commit(
 
 def _record_turn(
     match: Match, seats: list[Seat], game: Game, *, client_id: str, now: datetime
-) -> list[Event]:
+) -> tuple[Turn, list[Event]]:
     """Write the turn just applied to ``game``, move the clock on, and say what happened."""
     record = game.turns[-1]
     _store_game(match, seats, game)
@@ -533,11 +547,9 @@ def _record_turn(
         client_id=client_id,
         created_at=now,
     )
-    # The payloads read the seats and their members: one query here instead of three there
-    # (ordered by position alone: Seat's default ordering would join the match to sort).
-    seats_with_members = Seat.objects.select_related("member").order_by("position")
-    prefetch_related_objects([match], Prefetch("seats", queryset=seats_with_members))
-    events: list[Event] = [PublicEvent(match.id, "turn", visibility.turn_payload(match, turn))]
+    # The payloads read the seats locked above, with their members: no query of their own.
+    payload = visibility.turn_payload(match, turn, seats)
+    events: list[Event] = [PublicEvent(match.id, "turn", payload)]
     mover = seats[record.player]
     events.append(
         PrivateEvent(match.id, mover.member_id, "rack", visibility.rack_payload(match, mover))
@@ -548,8 +560,8 @@ def _record_turn(
     else:
         match.turn_started_at = now
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
-        match.save()
-    return events
+        match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
+    return turn, events
 
 
 # ---------------------------------------------------------------- the clock sweeps

@@ -178,7 +178,7 @@ def snapshot_for(match: Match, viewer: Viewer) -> dict[str, Any]:
     return snapshot
 
 
-def turn_payload(match: Match, turn: Turn) -> dict[str, Any]:
+def turn_payload(match: Match, turn: Turn, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The public news of one move: the move, totals, counts and who is next."""
     return {
         "move": turn_public(turn),
@@ -186,7 +186,7 @@ def turn_payload(match: Match, turn: Turn) -> dict[str, Any]:
         "to_move": match.to_move,
         "bag_count": match.bag_count,
         "turn_deadline_at": _iso(match.turn_deadline_at),
-        **seats_payload(match),
+        **seats_payload(match, seats),
     }
 
 
@@ -195,9 +195,10 @@ def rack_payload(match: Match, seat: Seat) -> dict[str, Any]:
     return {"position": seat.position, "rack": list(seat.rack), "turn_number": match.turn_number}
 
 
-def commit_ack(match: Match, seat: Seat) -> dict[str, Any]:
+def commit_ack(match: Match, seat: Seat, last: Turn | None = None) -> dict[str, Any]:
     """The accepted-commit acknowledgement for the mover: the score and their new rack."""
-    last = match.turns.order_by("-number").first()
+    if last is None:
+        last = match.turns.order_by("-number").first()
     return {
         "code": "accepted",
         "score": last.score if last else 0,

@@ -134,8 +134,13 @@ def make_fixture(organiser) -> Callable[..., Match]:
 
 @pytest.fixture
 def live_match(make_fixture, alice, bob) -> Match:
-    """A public match with no kick-off time, both seated, so live at once (alice First)."""
-    match = make_fixture(first=alice, second=bob)
-    match.refresh_from_db()
+    """A public match with no kick-off time, both seated, so live at once (alice First).
+
+    Dealt from a fixed seed, so every run sees the same racks: a random deal now and then
+    gave alice seven consonants, and no two-letter opening for the tests that play one.
+    """
+    from tests.matches.test_ws_helpers import seeded_match
+
+    match = seeded_match(make_fixture, alice, bob, seed=7)
     assert match.status == Match.Status.LIVE
     return match

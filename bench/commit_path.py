@@ -1,0 +1,116 @@
+"""The commit path without the network: what one move costs the web process in Python.
+
+Replays scripted games through exactly the database work a websocket commit does in
+Daphne's worker thread (the session check and ``services.match_commit``, publishing to the
+channel layer included), one move after another in this process, and reports the CPU time
+and the SQL statements per move. It isolates what `bench/live.py` measures end to end
+from the sockets, Twisted and the event loop, and it is what the commit path's fixes were
+tried against before the live bench confirmed them.
+
+    python bench/commit_path.py [--matches 20] [--moves 400] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import cluster
+
+DATABASE = "wordduel_commitpath"
+
+
+def replay(entries: list[dict[str, Any]], moves: int) -> dict[str, Any]:
+    """Commit scripted moves round-robin over the matches; CPU and statements per move."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from matches.consumers import _session_user, commit_as_member
+    from matches.protocol import parse_frame
+
+    members = {cookie: _session_user(cookie).pk for e in entries for cookie in e["cookies"]}
+    cursor = {entry["match_id"]: 0 for entry in entries}
+    cpu: list[float] = []
+    statements: list[int] = []
+    refused = 0
+    while len(cpu) < moves:
+        progressed = False
+        for entry in entries:
+            index = cursor[entry["match_id"]]
+            if index >= len(entry["moves"]) or len(cpu) >= moves:
+                continue
+            seat, frame = entry["moves"][index]
+            cursor[entry["match_id"]] = index + 1
+            progressed = True
+            request = {**frame, "id": f"cp-{entry['match_id']}-{index}", "turn": index}
+            with CaptureQueriesContext(connection) as queries:
+                began = time.process_time()
+                outcome = commit_as_member(
+                    session_key=entry["cookies"][seat],
+                    member_id=members[entry["cookies"][seat]],
+                    match_id=entry["match_id"],
+                    move=parse_frame(json.dumps(request), None).move(),
+                    against_turn=index,
+                    client_id=request["id"],
+                )
+                cpu.append(time.process_time() - began)
+            statements.append(len(queries.captured_queries))
+            refused += outcome is None or not outcome[1].accepted
+        if not progressed:
+            break
+    return {
+        "moves": len(cpu),
+        "refused": refused,
+        "cpu_ms_p50": statistics.median(cpu) * 1000,
+        "cpu_ms_mean": statistics.fmean(cpu) * 1000,
+        "statements_p50": statistics.median(statements),
+        "statements_max": max(statements),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--profile", action="store_true", help="cProfile, top 25 by own time")
+    args = parser.parse_args()
+    cluster.recreate_database(DATABASE)
+    try:
+        os.environ.update(cluster.server_env("core"), DATABASE_URL=cluster.perf_url(DATABASE))
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connections
+
+        call_command("migrate", verbosity=0)
+        entries = cluster.live_matches(args.matches, prefix="cp")
+        cluster.script_games(entries)
+        profiler = cProfile.Profile() if args.profile else None
+        if profiler is not None:
+            profiler.enable()
+        result = replay(entries, args.moves)
+        if profiler is not None:
+            profiler.disable()
+            stats = pstats.Stats(profiler)
+            stats.sort_stats("tottime").print_stats(25)
+            stats.sort_stats("cumulative").print_stats(r"matches|accounts|lexicon", 30)
+        print(json.dumps(result))
+        connections.close_all()
+    finally:
+        cluster.clear_layer_keys()
+        cluster.drop_database(DATABASE)
+
+
+if __name__ == "__main__":
+    main()
