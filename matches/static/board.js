@@ -423,6 +423,12 @@ function start(root) {
     render();
   }
 
+  function begunText() {
+    return seated() && state.live.to_move === state.live.your_seat
+      ? "The match has begun. It is your turn."
+      : "The match has begun.";
+  }
+
   function onFrame(frame) {
     switch (frame.type) {
       case "snapshot":
@@ -448,9 +454,7 @@ function start(root) {
         if (!state.live) break;
         // The public snapshot of the opening; our own rack arrives in its own frame.
         Object.assign(state.live, frame.data);
-        say(seated() && state.live.to_move === state.live.your_seat
-          ? "The match has begun. It is your turn."
-          : "The match has begun.");
+        say(begunText());
         render();
         break;
       case "ended":
@@ -484,7 +488,11 @@ function start(root) {
     if (frame.snapshot) applySnapshot(frame.snapshot);
     if (!sent) return;
     if (sent.type === "take_seat") {
-      if (frame.accepted) {
+      if (frame.accepted && state.live.status === "live") {
+        // This seat was the last one free, so the match opened with it. The news of the
+        // opening may come just before this answer or just after it: say it either way.
+        say(begunText());
+      } else if (frame.accepted) {
         const seat = state.live.seats.find((s) => s.position === frame.position);
         say(`You are seated as ${seat ? seat.label : "a player"}.`);
       } else say(frame.message);

@@ -120,7 +120,7 @@ def browser(live_server_url) -> Iterator[Any]:
     browser steps, so the check is lifted while the browser runs, and only then.
     """
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (make chromium)")
+        pytest.fail("Debian's chromium is not installed: run `make chromium` (make test does)")
     from playwright.sync_api import sync_playwright
 
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")

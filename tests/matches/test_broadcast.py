@@ -1,0 +1,104 @@
+"""One subscription per process per match: many sockets, one group member, news for all.
+
+Against the real channels-redis layer: the group's membership is read back from Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from channels.layers import get_channel_layer
+
+from matches.broadcast import news_for
+from matches.events import PublicEvent, _message, match_group
+from tests.matches.test_ws_helpers import Opener, socket_opener
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+async def connect() -> AsyncIterator[Opener]:
+    async with socket_opener() as open_:
+        yield open_
+
+
+async def group_size(group: str) -> int:
+    """How many channels Redis holds in ``group`` (channels-redis keeps a sorted set)."""
+    layer = get_channel_layer()
+    key = layer._group_key(group)  # the layer's own bookkeeping, read back
+    async with layer.connection(layer.consistent_hash(group)) as connection:
+        return await connection.zcard(key)
+
+
+async def publish(match_id: int, turn_number: int) -> None:
+    group, message = _message(PublicEvent(match_id, "turn", {"turn_number": turn_number}))
+    await get_channel_layer().group_send(group, message)
+
+
+async def test_many_sockets_of_a_match_are_one_member_of_its_group(live_match, connect) -> None:
+    sockets = [(await connect(live_match.id, name=f"viewer {i}"))[0] for i in range(5)]
+    assert await group_size(match_group(live_match.id)) == 1
+
+    await publish(live_match.id, 99)
+    for socket in sockets:
+        frame = await socket.next()
+        assert (frame["type"], frame["data"]["turn_number"]) == ("turn", 99), socket.name
+
+    for socket in sockets[:-1]:
+        await socket.close()
+    assert await group_size(match_group(live_match.id)) == 1  # one socket still watches
+    await sockets[-1].close()
+    assert await group_size(match_group(live_match.id)) == 0  # the last one out left it
+
+
+class Recorder:
+    """A watcher that writes down what it is given."""
+
+    def __init__(self) -> None:
+        self.heard: list[int] = []
+        self.closed: list[Any] = []
+
+    async def match_public(self, message: dict[str, Any]) -> None:
+        self.heard.append(message["event"]["data"]["turn_number"])
+
+    async def close(self, code: Any = None, reason: str | None = None) -> None:
+        self.closed.append(code)
+
+
+async def until(predicate, what: str) -> None:
+    for _ in range(200):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+async def test_news_is_held_until_the_snapshot_is_sent_then_delivered_in_order(
+    live_match,
+) -> None:
+    news = news_for(get_channel_layer())
+    early, live = Recorder(), Recorder()
+    await news.join(live_match.id, live)
+    await news.release(live_match.id, live)
+    await news.join(live_match.id, early)  # joined, its snapshot not yet sent
+
+    for number in (1, 2, 3):
+        await publish(live_match.id, number)
+    await until(lambda: live.heard == [1, 2, 3], "the live watcher's news")
+    assert early.heard == []  # held back while its snapshot is on the way
+
+    await news.release(live_match.id, early)
+    assert early.heard == [1, 2, 3]
+    await publish(live_match.id, 4)
+    await until(lambda: early.heard == [1, 2, 3, 4], "news after the release")
+
+    await news.leave(live_match.id, early)
+    await publish(live_match.id, 5)
+    await until(lambda: live.heard[-1:] == [5], "the remaining watcher's news")
+    assert early.heard == [1, 2, 3, 4]  # nothing after it left
+    await news.leave(live_match.id, live)
+    assert await group_size(match_group(live_match.id)) == 0
+    assert early.closed == live.closed == []
