@@ -521,9 +521,14 @@ async def stop_workers(workers: list[Worker]) -> None:
 
 
 async def fanout_rounds(
-    workers: list[Worker], senders: list[Any], frames: list[tuple[int, dict[str, Any]]]
+    workers: list[Worker],
+    senders: list[Any],
+    frames: list[tuple[int, dict[str, Any]]],
+    *,
+    first_turn: int = 0,
 ) -> list[dict[str, float]]:
-    """Send each frame (from seat ``senders[seat]``); time its ack and its last delivery.
+    """Send each frame (from seat ``senders[seat]``, the first against ``first_turn``); time
+    its ack and its last delivery.
 
     The next frame goes only once every spectator has read the previous one's news, so each
     round is measured alone. Times are ``CLOCK_MONOTONIC``, which all processes share.
@@ -531,7 +536,7 @@ async def fanout_rounds(
     import asyncio
 
     rows = []
-    for number, (seat, move) in enumerate(frames):
+    for number, (seat, move) in enumerate(frames, start=first_turn):
         frame = {**move, "id": f"f-{number}", "turn": number}
         sent = time.monotonic()
         answer = await senders[seat].request(frame)

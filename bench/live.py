@@ -40,6 +40,8 @@ GOAL_FANOUT_P95_MS = 150.0
 GOAL_KIB_PER_CONNECTION = 100.0
 #: The idle-connection ramp stops here whatever it reached, to keep `make bench` bounded.
 RAMP_SECONDS = 300
+#: Commits sent before the fan-out is timed (each process's first moves warm its caches).
+FANOUT_WARMUP = 4
 
 
 STARTED = time.monotonic()
@@ -357,13 +359,16 @@ two cores can carry at most about {2000 / per_move:.0f} moves/s even with nothin
 running, whatever the concurrency; {GOAL_COMMIT_RATIO:.2f} × TPS would need the whole path
 under {2000 / max(needed, 1):.0f} ms a move. PostgreSQL is not the limit ({cpu["postgres"]:.1f}
 ms a move, and the disk's group commit carries {tps:,.0f} `pgbench` transactions a second).
-The Daphne milliseconds are Python: a move is eleven ORM statements (the session and its
-member, the locked match, the receipt check, the seats, the turn, the mover's seat, the
-match, the ack's last turn, the receipt, and the payloads' seats with their members) and a
-`SELECT 1` before each of the two worker-thread calls (`CONN_HEALTH_CHECKS`), each costing
-this CPU 1-2 ms of Django and psycopg (compiling the SQL, building model instances), plus the
-Channels consumer and Twisted for five websocket frames and three channel-layer messages.
-Section "Profile of the commit path" splits it. In this run the two Daphne processes got
+The Daphne milliseconds are Python: a move is one worker-thread call (the session check
+and `services.match_commit` together, after a `SELECT 1` of `CONN_HEALTH_CHECKS`) of about
+ten SQL statements (the session and its member, the locked match, the receipt check, the
+seats locked with their members, one or two seat updates, the turn, the match's changed
+columns, the receipt), each costing this CPU 1-2 ms of Django and psycopg (compiling the SQL,
+building model instances), plus the Channels consumer and Twisted for the frames and the
+channel-layer messages. `bench/commit_path.py` replays moves through that worker-thread call
+alone, in one process: 15.5 ms of CPU a move with 11 statements; it was 18.3 ms with 13
+before the fixes (development runs, same machine). Section "Profile of the commit path"
+splits the whole process's time. In this run the two Daphne processes got
 {main["cpu_cores"]["daphne"]:.2f} of the two cores: the load average above says what else
 was running. The acks wait seconds because {main["matches"]} matches each keep one commit in
 flight against a server that finishes {main["moves_per_s"]:.0f} a second (Little's law).
@@ -396,12 +401,18 @@ async def fanout_run(
             )
             await first_frame(ws)
             seats.append(Player(ws))
+        await cluster.fanout_rounds(workers, seats, entry["moves"][:FANOUT_WARMUP])
         spy = None
         if profile:
             spy = profile_start(servers.pids[0], 10, RESULTS / f"profile-fanout-{layer}.txt")
         meter = {"daphne": servers.pids, "clients": [w.proc.pid for w in workers]}
         cpu_before = {part: cluster.cpu_of(pids) for part, pids in meter.items()}
-        rows = await cluster.fanout_rounds(workers, seats, entry["moves"][:commits])
+        rows = await cluster.fanout_rounds(
+            workers,
+            seats,
+            entry["moves"][FANOUT_WARMUP : FANOUT_WARMUP + commits],
+            first_turn=FANOUT_WARMUP,
+        )
         cpu_used = {part: cluster.cpu_of(pids) - cpu_before[part] for part, pids in meter.items()}
         await cluster.stop_workers(workers)
         for player in seats:
@@ -496,13 +507,12 @@ def fanout_section(runs: dict[str, Any], base: dict[str, Any], chosen: str) -> s
 reached the last spectator in {other["last_p50_ms"]:.0f} ms (p95 {other["last_p95_ms"]:.0f} ms)
 against `{chosen}`'s {main["last_p50_ms"]:.0f} ms (p95 {main["last_p95_ms"]:.0f} ms), for
 {other["cpu_per_commit_ms"]["daphne"]:.0f} ms of Daphne CPU a commit against
-{main["cpu_per_commit_ms"]["daphne"]:.0f} ms. `pubsub` sends a group message with one PUBLISH
-and Redis pushes it to each process, where `core` runs four commands and a Lua script per
-`group_send` and three more round trips per receive; `pubsub` then unpacks the message once
-per socket where `core` unpacks it once per process. Per move of "Commit throughput" the
-difference is within this machine's noise (`bench/live.py --only commits --commit-layers
-core,pubsub`; development runs: 32.9 against 32.7 ms of Daphne CPU a move, then 39.3 against
-33.0 ms). {lead} by enough to meet the goal or to be worth what it gives up: `pubsub`
+{main["cpu_per_commit_ms"]["daphne"]:.0f} ms. With one subscription per process, either
+layer carries a commit's news as one message per Daphne process, so they differ only in how
+that message crosses Redis (`pubsub`: one PUBLISH; `core`: a Lua script into each process's
+sorted set and a blocking pop). Per move of "Commit throughput" the difference was within
+this machine's noise (`bench/live.py --only commits --commit-layers core,pubsub`). {lead}
+by enough to be worth what it gives up: `pubsub`
 keeps nothing for a process that is reconnecting to Redis (`core` keeps news for `expiry`,
 30 s, and bounds a stuck consumer with `capacity`), and a channel it makes on one event loop
 cannot be used from another, which the clock tests do
@@ -532,7 +542,8 @@ spread over two Daphne processes, held by four load-generator processes); a play
 the match's scripted moves one at a time, and each commit is timed from the moment its frame
 is sent to the moment the *last* spectator has read the `turn` news (`CLOCK_MONOTONIC`,
 shared by every process of the machine). The next commit goes once every spectator has the
-previous one, so each is measured alone ({main["commits"]} commits per layer). The clients
+previous one, so each is measured alone ({main["commits"]} commits per layer, after
+{FANOUT_WARMUP} not counted that warm both processes up). The clients
 find the turn number without parsing the frame, to take as little CPU as they can.
 
 {table(header, rows)}
@@ -543,15 +554,23 @@ Goal: p95 ≤ {GOAL_FANOUT_P95_MS:.0f} ms at {main["spectators"]:,} spectators (
 round trip ({redis_us:.0f} µs, "Baselines"): Redis is not what it waits for, since the news
 crosses Redis once per Daphne process, not once per spectator.
 
-**What holds it back: CPU per recipient.** {floor_text} costs Daphne about
+**How.** Each Daphne process subscribes once to each match it has watchers for
+(`matches/broadcast.py`: one channel of the process in the match's group, one task reading
+it) and hands each message to its local sockets in turn. Before that, every socket was a
+member of the group: a commit was 1,000 channel-layer messages, each popped from Redis and
+read by a task of its own; `core` measured last-spectator p50 291-319 ms, p95 585-859 ms, and
+393-501 ms of Daphne CPU a commit (development runs of 2026-11-30). And each web process
+freezes what it built at start-up out of the garbage collector's sight (`wordduel/asgi.py`,
+`gc.freeze()`): full collections, which had taken 100-155 ms with 500 sockets open and
+stopped every delivery meanwhile, now take 25-55 ms.
+
+**What is left: CPU per recipient.** {floor_text} costs Daphne about
 {main["cpu_per_commit_ms"]["daphne"] * 1000 / main["spectators"]:.0f} µs of CPU (the bare
-server: {bare_us:.0f} µs): the consumer's task wakes for the layer message, channels'
-session middleware wraps the send, Daphne and Autobahn frame it and Twisted writes it, all in
-Python, on a CPU that runs Python about three times slower than a current desktop. With
-two cores for both servers and the clients, {main["spectators"]:,} recipients cannot be served
-faster than their total CPU ({total_cpu:.0f} ms a commit) divided by two. The ack is as
-slow as the fan-out because the commit's own reply waits on the same event loop behind the
-deliveries.
+server: {bare_us:.0f} µs): the consumer relays the frame, channels' session middleware wraps
+the send, Daphne and Autobahn frame it and Twisted writes it, all in Python. With two cores
+for both servers and the clients, {main["spectators"]:,} recipients cannot be served faster
+than their total CPU ({total_cpu:.0f} ms a commit) divided by two. The ack comes with the
+fan-out because the commit's own reply waits on the same event loop behind the deliveries.
 {comparison}"""
 
 

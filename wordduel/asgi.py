@@ -4,6 +4,7 @@ Websockets pass an allowed-hosts origin check, then session authentication, befo
 reach a consumer.
 """
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -16,7 +17,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from lexicon.lexicon import get_lexicon  # noqa: E402
+from matches.engine import get_ruleset  # noqa: E402
 from wordduel.routing import websocket_urlpatterns  # noqa: E402
+
+# The word list is read while the process starts (about 0.3 s), not by its first move.
+get_lexicon("enable", max_len=get_ruleset("word-duel").lexicon_max_len)
 
 if settings.CLOCK_IN_PROCESS:
     from matches.clock import start_in_process_clock
@@ -31,3 +37,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# What start-up built (Django, the URL maps, the word list...) lives as long as the process:
+# moved out of the collector's sight, a full collection no longer walks ~100,000 objects
+# (about 50 ms on the bench machine, more with connections open) while sockets wait.
+gc.freeze()
