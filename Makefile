@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
 export REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install run test lint format bench chromium reliability reliability-long
+.PHONY: install run test lint format bench chromium reliability reliability-long audit
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,3 +52,10 @@ reliability-long: $(STAMP)
 
 bench: $(STAMP)
 	scripts/with-services.sh $(BIN)/python bench/run_all.py
+
+# Known vulnerabilities in the pinned dependencies (needs pypi.org's JSON API or OSV;
+# docs/RELIABILITY.md says why it could not run on the development machine).
+audit: $(STAMP)
+	$(BIN)/python -m pip install -q pip-audit==2.10.1
+	$(BIN)/python -m pip freeze --exclude-editable > $(VENV)/requirements-audit.txt
+	$(BIN)/python -m pip_audit --strict -r $(VENV)/requirements-audit.txt
