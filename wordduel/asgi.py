@@ -38,7 +38,12 @@ application = ProtocolTypeRouter(
     }
 )
 
+# The garbage collector stops the whole event loop while it runs, so every socket waits.
 # What start-up built (Django, the URL maps, the word list...) lives as long as the process:
-# moved out of the collector's sight, a full collection no longer walks ~100,000 objects
-# (about 50 ms on the bench machine, more with connections open) while sockets wait.
+# frozen out of the collector's sight, a full collection no longer walks those ~100,000
+# objects (about 50 ms on the bench machine). And the young generation is collected after
+# 50,000 new objects instead of 700, the older ones less often: the collections that had
+# delayed one commit's news in twenty by 50-150 ms (docs/PERFORMANCE.md, "Fan-out") are
+# rarer, for some MB more of young objects between collections.
 gc.freeze()
+gc.set_threshold(50_000, 20, 100)
