@@ -179,6 +179,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def settle_database(name: str = PERF_NAME, pause: float = 2.0) -> None:
+    """Vacuum and checkpoint the bench database, then pause: a run that follows another
+    (the commit bench leaves thousands of dead rows and dirty pages) starts from quiet."""
+    import psycopg
+
+    with psycopg.connect(perf_url(name), autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+        conn.execute("CHECKPOINT")
+    time.sleep(pause)
+
+
 def postgres_pids(name: str = PERF_NAME) -> list[int]:
     """The PostgreSQL backends serving the bench database right now (same machine)."""
     import psycopg
