@@ -15,7 +15,25 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.reliability.harness import CeleryWorker, DaphneServer, RedisServer, service_env
+from tests.reliability.harness import (
+    CeleryWorker,
+    DaphneServer,
+    RedisServer,
+    check_integrity,
+    service_env,
+)
+
+
+@pytest.fixture(autouse=True)
+def integrity_checked_after(request: pytest.FixtureRequest) -> Iterator[None]:
+    """``check_integrity`` passes on whatever each test of the suite leaves behind.
+
+    Torn down before the database is emptied (pytest-django's own fixtures come first).
+    """
+    yield
+    node = request.node
+    if node.get_closest_marker("django_db") and not node.get_closest_marker("corrupts_on_purpose"):
+        check_integrity()
 
 
 @pytest.fixture

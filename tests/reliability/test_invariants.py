@@ -16,7 +16,7 @@ from matches.integrity import match_problems
 from matches.models import CommitReceipt, Match, Turn
 from tests.matches.helpers import opening_play, rack_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.corrupts_on_purpose]
 
 DIFFER = "moves and accepted requests differ"
 
