@@ -20,7 +20,8 @@ install: $(STAMP)
 run: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/daphne -b 127.0.0.1 -p 8000 wordduel.asgi:application
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.security -b 127.0.0.1 -p 8000 \
+	  wordduel.asgi:application
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \

@@ -11,6 +11,9 @@ A socket joins before it reads its snapshot and is *held* until the snapshot has
 news that arrives meanwhile is kept and delivered right after it, in order, as it would have
 been by the socket's own group membership. If the subscription fails (the channel layer is
 gone), every socket that depended on it is closed so that its client reconnects and resyncs.
+
+The layer forgets a group member after ``group_expiry`` (a day by default), so the process
+joins the group again every quarter of that: a socket left open for days keeps its news.
 """
 
 from __future__ import annotations
@@ -46,13 +49,28 @@ class _Subscription:
     messages held for it until its snapshot has been sent.
     """
 
-    def __init__(self, layer: Any, match_id: int) -> None:
+    def __init__(self, layer: Any, match_id: int, *, rejoin_every: float | None = None) -> None:
         self.layer = layer
         self.match_id = match_id
         self.channel: str | None = None
         self.watchers: dict[Watcher, list[dict[str, Any]] | None] = {}
         self.subscribed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.reader = asyncio.ensure_future(self._read())
+        if rejoin_every is None:
+            rejoin_every = getattr(layer, "group_expiry", 86400) / 4
+        self.rejoiner = asyncio.ensure_future(self._rejoin(rejoin_every))
+
+    async def _rejoin(self, every: float) -> None:
+        """Join the group again before the layer's ``group_expiry`` drops this channel."""
+        await asyncio.wait([self.subscribed])
+        if self.subscribed.exception() is not None:
+            return  # never subscribed: the reader has closed the sockets
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.layer.group_add(match_group(self.match_id), self.channel)
+            except Exception:  # the reader notices a layer that is gone; try again later
+                logger.exception("could not renew the news of match %s", self.match_id)
 
     async def _read(self) -> None:
         try:
@@ -67,6 +85,7 @@ class _Subscription:
             raise
         except Exception as error:  # the layer is gone: these sockets would hear nothing more
             logger.exception("news of match %s lost; closing its sockets", self.match_id)
+            self.rejoiner.cancel()
             if not self.subscribed.done():
                 self.subscribed.set_exception(error)
             for watcher in list(self.watchers):
@@ -75,6 +94,7 @@ class _Subscription:
 
     async def end(self) -> None:
         """Leave the group, then stop reading (nothing awaits in a cancelled task)."""
+        self.rejoiner.cancel()
         if self.channel is not None:
             with contextlib.suppress(Exception):
                 await self.layer.group_discard(match_group(self.match_id), self.channel)
@@ -105,15 +125,16 @@ async def _relay(watcher: Watcher, message: dict[str, Any]) -> None:
 class MatchNews:
     """The subscriptions of one event loop (one per Daphne process, one per test's loop)."""
 
-    def __init__(self, layer: Any) -> None:
+    def __init__(self, layer: Any, *, rejoin_every: float | None = None) -> None:
         self.layer = layer
+        self.rejoin_every = rejoin_every  # None: a quarter of the layer's group_expiry
         self.subscriptions: dict[int, _Subscription] = {}
 
     async def join(self, match_id: int, watcher: Watcher) -> None:
         """Subscribe ``watcher`` to the match's news, held until :meth:`release`."""
         subscription = self.subscriptions.get(match_id)
         if subscription is None or subscription.reader.done():
-            subscription = _Subscription(self.layer, match_id)
+            subscription = _Subscription(self.layer, match_id, rejoin_every=self.rejoin_every)
             self.subscriptions[match_id] = subscription
         subscription.watchers[watcher] = []
         try:
@@ -143,6 +164,7 @@ class MatchNews:
         reader stops; its channel stays in the group until the layer expires it."""
         subscription = self._forget(match_id, watcher)
         if subscription is not None:
+            subscription.rejoiner.cancel()
             subscription.reader.cancel()
 
     def _forget(self, match_id: int, watcher: Watcher) -> _Subscription | None:

@@ -63,7 +63,8 @@ def test_compose_services_share_one_environment() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
     assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
-    assert services["web"]["command"][0] == "daphne"
+    # Daphne with its access log's viewing keys redacted (wordduel/security.py)
+    assert services["web"]["command"][:3] == ["python", "-m", "wordduel.security"]
     assert "wordduel.asgi:application" in services["web"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "wordduel", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "wordduel", "beat"]

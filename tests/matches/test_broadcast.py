@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from matches.broadcast import news_for
+from matches.broadcast import MatchNews, news_for
 from matches.events import PublicEvent, _message, match_group
 from tests.matches.test_ws_helpers import Opener, socket_opener
 
@@ -102,3 +102,29 @@ async def test_news_is_held_until_the_snapshot_is_sent_then_delivered_in_order(
     await news.leave(live_match.id, live)
     assert await group_size(match_group(live_match.id)) == 0
     assert early.closed == live.closed == []
+
+
+async def joined_at(group: str) -> list[float]:
+    """When each channel of ``group`` last joined it (the sorted set's scores)."""
+    layer = get_channel_layer()
+    key = layer._group_key(group)  # the layer's own bookkeeping, read back
+    async with layer.connection(layer.consistent_hash(group)) as connection:
+        return [score for _, score in await connection.zrange(key, 0, -1, withscores=True)]
+
+
+async def test_the_process_joins_again_before_the_layer_forgets_it(live_match) -> None:
+    """channels-redis drops a member after ``group_expiry`` (a day): a tab open for days
+    would stop hearing news. The subscription renews its membership meanwhile."""
+    news = MatchNews(get_channel_layer(), rejoin_every=1.2)
+    watcher = Recorder()
+    await news.join(live_match.id, watcher)
+    await news.release(live_match.id, watcher)
+    group = match_group(live_match.id)
+    [first] = await joined_at(group)
+    await asyncio.sleep(2.5)
+    [renewed] = await joined_at(group)
+    assert renewed > first  # the timestamps are whole seconds: 2.5 s later, at least +1
+    await publish(live_match.id, 7)
+    await until(lambda: watcher.heard == [7], "news after the renewal")
+    await news.leave(live_match.id, watcher)
+    assert await joined_at(group) == []
