@@ -97,14 +97,9 @@ def recreate_database(name: str = PERF_NAME) -> None:
     """Drop and create the bench's own database (never the one in DATABASE_URL)."""
     import psycopg
 
+    drop_database(name)
     admin = database_url().rpartition("/")[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = %s AND pid <> pg_backend_pid()",
-            (name,),
-        )
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         conn.execute(f'CREATE DATABASE "{name}"')
 
 

@@ -7,6 +7,7 @@ from itertools import permutations
 from typing import Any
 
 from lexicon.lexicon import get_lexicon
+from matches import services
 from matches.engine import Game, get_ruleset
 from matches.integrity import match_problems
 from matches.models import Match, Seat
@@ -56,3 +57,19 @@ def rack_of(match: Match, position: int) -> str:
 
 def counts(rack: str) -> Counter[str]:
     return Counter(rack)
+
+
+def opening_then_pass(match: Match, first: Any, second: Any, *, ids: tuple[str, str]) -> Match:
+    """First plays a two-letter opening, Second passes (client ids ``ids``): two sound moves."""
+    services.match_commit(
+        match_id=match.id,
+        member=first,
+        move=opening_play(rack_of(match, 0)),
+        against_turn=0,
+        client_id=ids[0],
+    )
+    services.match_commit(
+        match_id=match.id, member=second, move={"kind": "pass"}, against_turn=1, client_id=ids[1]
+    )
+    match.refresh_from_db()
+    return match

@@ -5,27 +5,16 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from matches import services
 from matches.integrity import match_problems
 from matches.models import Match, Seat, Turn
-from tests.matches.helpers import opening_play, rack_of
+from tests.matches.helpers import opening_then_pass
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def played(live_match, alice, bob) -> Match:
-    services.match_commit(
-        match_id=live_match.id,
-        member=alice,
-        move=opening_play(rack_of(live_match, 0)),
-        against_turn=0,
-        client_id="1",
-    )
-    services.match_commit(
-        match_id=live_match.id, member=bob, move={"kind": "pass"}, against_turn=1, client_id="2"
-    )
-    live_match.refresh_from_db()
+    opening_then_pass(live_match, alice, bob, ids=("1", "2"))
     return live_match
 
 

@@ -254,8 +254,33 @@ class RedisServer:
             _stop(self.process, group=False)
 
 
-class DaphneServer:
+class _ProcessGroup:
+    """A subprocess started in a session of its own, so it is killed with its children."""
+
+    log_path: Path
+    process: subprocess.Popen | None = None
+    #: Seconds between SIGTERM and SIGKILL when stopped.
+    grace: float = 10
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no goodbye to any client, no cleanup."""
+        assert self.process is not None
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _stop(self.process, group=True, grace=self.grace)
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+
+class DaphneServer(_ProcessGroup):
     """``daphne`` serving ``wordduel.asgi:application`` on a free port, as deployed."""
+
+    grace = 3
 
     def __init__(
         self,
@@ -308,23 +333,11 @@ class DaphneServer:
         except urllib.error.HTTPError as error:
             return error.code, error.read()
 
-    def kill(self) -> None:
-        """SIGKILL the whole process group: no goodbye to any client, no cleanup."""
-        assert self.process is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
 
-    def stop(self) -> None:
-        if self.process is not None:
-            _stop(self.process, group=True, grace=3)
-
-    def log_text(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-
-class CeleryWorker:
+class CeleryWorker(_ProcessGroup):
     """``celery worker`` (solo pool, no beat) for the test database; killable mid-task."""
+
+    grace = 20  # a warm shutdown finishes its task
 
     def __init__(
         self, env: dict[str, str], log_path: Path, *, name: str, app_name: str = ""
@@ -370,19 +383,6 @@ class CeleryWorker:
         if self.process.poll() is not None:
             raise AssertionError(f"celery worker exited early:\n{self.log_text()}")
         return True
-
-    def kill(self) -> None:
-        assert self.process is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            _stop(self.process, group=True, grace=20)
-
-    def log_text(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
 
 def record_figures(name: str, figures: dict[str, object]) -> None:

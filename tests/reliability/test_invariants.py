@@ -14,7 +14,7 @@ from django.core.management import call_command
 from matches import services
 from matches.integrity import match_problems
 from matches.models import CommitReceipt, Match, Turn
-from tests.matches.helpers import opening_play, rack_of
+from tests.matches.helpers import opening_then_pass
 
 pytestmark = [pytest.mark.django_db, pytest.mark.corrupts_on_purpose]
 
@@ -23,17 +23,7 @@ DIFFER = "moves and accepted requests differ"
 
 @pytest.fixture
 def played(live_match, alice, bob) -> Match:
-    services.match_commit(
-        match_id=live_match.id,
-        member=alice,
-        move=opening_play(rack_of(live_match, 0)),
-        against_turn=0,
-        client_id="a-1",
-    )
-    services.match_commit(
-        match_id=live_match.id, member=bob, move={"kind": "pass"}, against_turn=1, client_id="b-1"
-    )
-    live_match.refresh_from_db()
+    opening_then_pass(live_match, alice, bob, ids=("a-1", "b-1"))
     assert match_problems(live_match) == []
     return live_match
 
