@@ -93,12 +93,18 @@ class _Subscription:
                     await watcher.close(code=CLOSE_NEWS_LOST)
 
     async def end(self) -> None:
-        """Leave the group, then stop reading (nothing awaits in a cancelled task)."""
+        """Leave the group, then stop reading, and wait until the reader has stopped.
+
+        Waiting matters: channels-redis counts the receives in progress on the layer, and a
+        receive that never finishes its cancellation keeps the layer's receive lock forever
+        (in the tests, bound to an event loop that is gone).
+        """
         self.rejoiner.cancel()
         if self.channel is not None:
             with contextlib.suppress(Exception):
                 await self.layer.group_discard(match_group(self.match_id), self.channel)
         self.reader.cancel()
+        await asyncio.gather(self.reader, self.rejoiner, return_exceptions=True)
 
     async def _deliver(self, message: dict[str, Any]) -> None:
         live = []

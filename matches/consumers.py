@@ -241,8 +241,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            if hasattr(self, "news"):
-                self.news.abandon(self.match_id, self)
+            if hasattr(self, "news"):  # (after a disconnect it has left already)
+                await self.news.leave(self.match_id, self)
 
     async def _stop_news(self) -> None:
         if hasattr(self, "news"):
