@@ -4,13 +4,19 @@ If every socket joined the match's group itself, one move watched by 1,000 socke
 1,000 messages through the channel layer (one Redis entry, one pop and one reading task per
 socket). Instead each process subscribes once per match: a channel of its own joins the
 match's group, a single task reads each message once and hands it to every local socket in
-turn (``docs/PERFORMANCE.md``, "Fan-out"). A member's private news still reaches their own
-sockets through their ``member.<id>`` group.
+turn (``docs/PERFORMANCE.md``, "Fan-out"). A seat's rack travels the same way, in the same
+order as the match's other news, and is handed only to that member's own sockets.
 
 A socket joins before it reads its snapshot and is *held* until the snapshot has been sent:
-news that arrives meanwhile is kept and delivered right after it, in order, as it would have
-been by the socket's own group membership. If the subscription fails (the channel layer is
-gone), every socket that depended on it is closed so that its client reconnects and resyncs.
+news that arrives meanwhile is kept and delivered right after it, in order. If the
+subscription fails (the channel layer is gone), every socket that depended on it is closed
+so that its client reconnects and resyncs.
+
+A reader is never cancelled in the middle of a receive while the layer works. channels-redis
+pops the messages of *all* the process's channels with one blocking read; a receive cancelled
+between Redis popping a message and the client reading the reply loses that message, which
+may belong to another match. So the last watcher out stops the reader by sending it a stop
+message on its own channel, after leaving the group, and waits for it to read up to there.
 
 The layer forgets a group member after ``group_expiry`` (a day by default), so the process
 joins the group again every quarter of that: a socket left open for days keeps its news.
@@ -19,7 +25,6 @@ joins the group again every quarter of that: a socket left open for days keeps i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from typing import Any, Protocol
@@ -28,18 +33,31 @@ from matches.events import match_group
 
 logger = logging.getLogger(__name__)
 
-#: The close code for a socket whose news subscription broke (as Daphne's for a crash).
-CLOSE_NEWS_LOST = 1011
+#: The close code for a socket whose news subscription broke: reconnect and resync. (An
+#: application may close only with 1000 or 3000-4999; 4503 reads as "unavailable, retry".)
+CLOSE_NEWS_LOST = 4503
+#: The message a subscription sends itself to stop its reader between two receives.
+STOP = "news.stop"
+#: How long the last watcher out waits for the reader to reach the stop message before it
+#: cancels it anyway (a layer that accepted the stop but delivers nothing is broken).
+STOP_WAIT_SECONDS = 10.0
 
 
 class Watcher(Protocol):
     """A socket watching one match (the consumer)."""
 
+    #: The signed-in member behind the socket, or None: who a rack may be handed to.
+    member_id: int | None
+
     async def match_public(self, message: dict[str, Any]) -> None:
         """Relay one public event of the match."""
 
-    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
-        """Close the socket."""
+    async def match_private(self, message: dict[str, Any]) -> None:
+        """Relay one seat's rack to its own member's socket."""
+
+    async def news_lost(self) -> None:
+        """The subscription broke: close the socket (code :data:`CLOSE_NEWS_LOST`) so that
+        its client reconnects and resyncs."""
 
 
 class _Subscription:
@@ -80,7 +98,10 @@ class _Subscription:
             await self.layer.group_add(match_group(self.match_id), self.channel)
             self.subscribed.set_result(None)
             while True:
-                await self._deliver(await self.layer.receive(self.channel))
+                message = await self.layer.receive(self.channel)
+                if message.get("type") == STOP:
+                    return
+                await self._deliver(message)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the layer is gone: these sockets would hear nothing more
@@ -89,41 +110,66 @@ class _Subscription:
             if not self.subscribed.done():
                 self.subscribed.set_exception(error)
             for watcher in list(self.watchers):
-                with contextlib.suppress(Exception):
-                    await watcher.close(code=CLOSE_NEWS_LOST)
+                try:
+                    await watcher.news_lost()
+                except Exception:
+                    logger.exception("could not close a socket of match %s", self.match_id)
 
     async def end(self) -> None:
-        """Leave the group, then stop reading, and wait until the reader has stopped.
+        """Leave the group, stop the reader between two receives, and wait until it has.
 
-        Waiting matters: channels-redis counts the receives in progress on the layer, and a
-        receive that never finishes its cancellation keeps the layer's receive lock forever
-        (in the tests, bound to an event loop that is gone).
+        Only a layer that fails (or a loop that is shutting down) gets the reader cancelled.
         """
         self.rejoiner.cancel()
-        if self.channel is not None:
-            with contextlib.suppress(Exception):
+        await asyncio.gather(self.rejoiner, return_exceptions=True)
+        subscribed = self.subscribed.done() and self.subscribed.exception() is None
+        try:
+            # A reader still joining the group is not receiving: cancelling it loses nothing.
+            if subscribed and not self.reader.done():
                 await self.layer.group_discard(match_group(self.match_id), self.channel)
-        self.reader.cancel()
-        await asyncio.gather(self.reader, self.rejoiner, return_exceptions=True)
+                await self.layer.send(self.channel, {"type": STOP})
+                await asyncio.wait_for(asyncio.shield(self.reader), STOP_WAIT_SECONDS)
+        except asyncio.CancelledError:
+            self.reader.cancel()
+            raise
+        except Exception:  # noqa: BLE001 - a layer gone, or a stop never delivered: cancel
+            logger.warning("news of match %s: reader stopped by cancelling it", self.match_id)
+        finally:
+            if not self.reader.done():
+                self.reader.cancel()
+            await asyncio.gather(self.reader, return_exceptions=True)
 
     async def _deliver(self, message: dict[str, Any]) -> None:
-        live = []
+        recipients = []
         for watcher, held in self.watchers.items():
+            if not _addressed_to(message, watcher):
+                continue
             if held is None:
-                live.append(watcher)
+                recipients.append(watcher)
             else:
                 held.append(message)
         if (message.get("event") or {}).get("kind") == "key_rotated":
             # Key holders re-check their access in the database: side by side, not in turn.
-            await asyncio.gather(*(_relay(watcher, message) for watcher in live))
+            await asyncio.gather(*(_relay(watcher, message) for watcher in recipients))
             return
-        for watcher in live:  # a send does not wait: Daphne queues the frame and returns
+        for watcher in recipients:  # a send does not wait: Daphne queues the frame and returns
             await _relay(watcher, message)
+
+
+def _addressed_to(message: dict[str, Any], watcher: Watcher) -> bool:
+    """Public news is for every watcher; a rack only for its own member's sockets."""
+    if message.get("type") != "match.private":
+        return True
+    member_id = (message.get("event") or {}).get("member_id")
+    return member_id is not None and member_id == watcher.member_id
 
 
 async def _relay(watcher: Watcher, message: dict[str, Any]) -> None:
     try:
-        await watcher.match_public(message)
+        if message.get("type") == "match.private":
+            await watcher.match_private(message)
+        else:
+            await watcher.match_public(message)
     except Exception:  # one socket's trouble is not the others'
         logger.exception("could not relay news to a watcher")
 
@@ -135,6 +181,8 @@ class MatchNews:
         self.layer = layer
         self.rejoin_every = rejoin_every  # None: a quarter of the layer's group_expiry
         self.subscriptions: dict[int, _Subscription] = {}
+        #: Subscriptions being ended in the background (by :meth:`abandon`).
+        self.ending: set[asyncio.Task[None]] = set()
 
     async def join(self, match_id: int, watcher: Watcher) -> None:
         """Subscribe ``watcher`` to the match's news, held until :meth:`release`."""
@@ -166,12 +214,23 @@ class MatchNews:
             await subscription.end()
 
     def abandon(self, match_id: int, watcher: Watcher) -> None:
-        """Unsubscribe ``watcher`` without waiting (a connection cancelled mid-way): the
-        reader stops; its channel stays in the group until the layer expires it."""
+        """Unsubscribe ``watcher`` without waiting (a connection cancelled mid-way): if it
+        was the last, the subscription ends in the background, as :meth:`leave` ends it."""
         subscription = self._forget(match_id, watcher)
         if subscription is not None:
-            subscription.rejoiner.cancel()
-            subscription.reader.cancel()
+            task = asyncio.ensure_future(subscription.end())
+            self.ending.add(task)
+            task.add_done_callback(self.ending.discard)
+
+    async def close(self) -> None:
+        """End every subscription of this loop and wait for all of them (loop shutdown)."""
+        subscriptions = list(self.subscriptions.values())
+        self.subscriptions.clear()
+        await asyncio.gather(
+            *(subscription.end() for subscription in subscriptions),
+            *list(self.ending),
+            return_exceptions=True,
+        )
 
     def _forget(self, match_id: int, watcher: Watcher) -> _Subscription | None:
         """Drop ``watcher``; the subscription to end if it was the last one, else None."""
@@ -199,3 +258,10 @@ def news_for(layer: Any) -> MatchNews:
     if news is None or news.layer is not layer:
         news = _news[loop] = MatchNews(layer)
     return news
+
+
+async def close_news() -> None:
+    """End the running loop's subscriptions, if it has any, and wait until they have ended."""
+    news = _news.pop(asyncio.get_running_loop(), None)
+    if news is not None:
+        await news.close()

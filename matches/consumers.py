@@ -22,6 +22,7 @@ from autobahn.exception import Disconnected as SocketClosed
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.models import AnonymousUser
@@ -29,8 +30,7 @@ from django.db import connection, transaction
 from django.db.models import prefetch_related_objects
 
 from matches import services, visibility
-from matches.broadcast import news_for
-from matches.events import member_group
+from matches.broadcast import CLOSE_NEWS_LOST, news_for
 from matches.models import Match
 from matches.protocol import (
     RESYNC_CODES,
@@ -182,7 +182,15 @@ class TokenBucket:
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
-    """``/ws/matches/<id>/[?key=...]``: a snapshot on connect, then requests and live news."""
+    """``/ws/matches/<id>/[?key=...]``: a snapshot on connect, then requests and live news.
+
+    The socket has no channel-layer channel of its own: all the match's news, a rack
+    included, reaches it through the process's one subscription (:mod:`matches.broadcast`),
+    so no receive of the layer is ever cancelled when a socket closes.
+    """
+
+    #: No layer alias: channels then opens no channel and runs no receive for the socket.
+    channel_layer_alias = "no channel per socket"
 
     match_id: int
     key: str | None
@@ -190,7 +198,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     member_id: int | None
 
     async def connect(self) -> None:
-        self.joined: list[str] = []
+        self.answering = False
+        self.close_when_answered: int | None = None
         self.signed_out = False
         self.refused_in_a_row = 0
         self.bucket = TokenBucket(
@@ -215,10 +224,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         # Subscribe before reading, so no news falls between the snapshot and the
         # subscription; what arrives meanwhile is held and follows the snapshot.
-        self.news = news_for(self.channel_layer)
+        self.news = news_for(get_channel_layer())
         await self.news.join(self.match_id, self)
-        if self.member_id is not None:
-            await self._join(member_group(self.member_id))
         try:
             snapshot = await off_loop(
                 _snapshot, match_id=self.match_id, user=self.user, key=self.key
@@ -247,9 +254,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _stop_news(self) -> None:
         if hasattr(self, "news"):
             await self.news.leave(self.match_id, self)
-        for group in getattr(self, "joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.joined = []
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand a message to its handler, without channels' per-message thread hop.
@@ -266,6 +270,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     # -- frames from the client -------------------------------------------------------------
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        """Answer one frame; a close asked for meanwhile (:meth:`news_lost`) waits for it."""
+        self.answering = True
+        try:
+            await super().websocket_receive(message)
+        finally:
+            self.answering = False
+            if self.close_when_answered is not None:
+                code, self.close_when_answered = self.close_when_answered, None
+                await self.close(code=code)
+
+    async def news_lost(self) -> None:
+        """The process lost this match's news: close so the client reconnects and resyncs,
+        but only once the frame being answered has its answer (a commit's ack is its
+        sender's only word that the move stands)."""
+        if self.answering:
+            self.close_when_answered = CLOSE_NEWS_LOST
+        else:
+            await self.close(code=CLOSE_NEWS_LOST)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """Answer every frame exactly once, to its sender only; never close for bad input."""
@@ -405,7 +429,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=text)
 
     async def match_private(self, message: dict[str, Any]) -> None:
-        """A member's own rack. Their group hears about all their matches: keep only this one."""
+        """A member's own rack, handed only to their sockets; checked here once more."""
         event = message["event"]
         if (
             event.get("match_id") != self.match_id
@@ -434,15 +458,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=encode(frame))
 
-    async def _join(self, group: str) -> None:
-        await self.channel_layer.group_add(group, self.channel_name)
-        self.joined.append(group)
-
-    async def _leave(self, group: str) -> None:
-        if group in self.joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-            self.joined.remove(group)
-
     async def _fresh_snapshot(self) -> dict[str, Any] | None:
         return await off_loop(_snapshot, match_id=self.match_id, user=self.user, key=self.key)
 
@@ -469,9 +484,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _become_anonymous(self) -> None:
         self.signed_out = True
-        self.user = AnonymousUser()
-        if self.member_id is not None:
-            await self._leave(member_group(self.member_id))
+        self.user = AnonymousUser()  # match_private hands it no rack from now on
         try:
             allowed = await off_loop(
                 _may_watch, match_id=self.match_id, user=self.user, key=self.key

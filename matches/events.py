@@ -16,6 +16,7 @@ from typing import Any, Literal
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from matches.protocol import encode, event_frame
 
@@ -25,13 +26,9 @@ EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated"]
 
 
 def match_group(match_id: int) -> str:
-    """Everyone watching a match: players, spectators, key holders."""
+    """Every process with a socket on the match. Its news, racks included, travel here in
+    one order; each process hands a rack only to its owner's sockets (matches/broadcast)."""
     return f"match.{match_id}"
-
-
-def member_group(member_id: int) -> str:
-    """All of one member's connections (every tab); the only route for a rack."""
-    return f"member.{member_id}"
 
 
 @dataclass(frozen=True)
@@ -64,7 +61,14 @@ def _message(event: Event) -> tuple[str, dict[str, Any]]:
         # The frame every watcher gets, encoded once here rather than once per socket.
         text = encode(event_frame(event.kind, event.match_id, event.data))
         return match_group(event.match_id), {"type": "match.public", "event": body, "text": text}
-    return member_group(event.member_id), {"type": "match.private", "event": body}
+    return match_group(event.match_id), {"type": "match.private", "event": body}
+
+
+#: Attempts per event. A pooled Redis connection that outlived a Redis restart fails its
+#: next command at once ("Connection closed by server"); the second attempt gets a fresh
+#: connection. A timeout (a Redis that does not answer) is not tried again: it already
+#: waited out the socket timeout, and the database stays the truth.
+PUBLISH_ATTEMPTS = 2
 
 
 async def _send_all(events: list[Event]) -> None:
@@ -73,10 +77,16 @@ async def _send_all(events: list[Event]) -> None:
         return
     for event in events:
         group, message = _message(event)
-        try:
-            await layer.group_send(group, message)
-        except Exception:  # the database is the truth; clients resync on reconnect
-            logger.exception("could not publish %s event for match %s", event.kind, event.match_id)
+        for attempt in range(1, PUBLISH_ATTEMPTS + 1):
+            try:
+                await layer.group_send(group, message)
+                break
+            except Exception as error:  # the database is the truth; clients resync later
+                stale = isinstance(error, RedisConnectionError)
+                if stale and attempt < PUBLISH_ATTEMPTS:
+                    continue
+                logger.exception("could not publish %s of match %s", event.kind, event.match_id)
+                break
 
 
 def _send(events: list[Event]) -> None:
@@ -84,7 +94,10 @@ def _send(events: list[Event]) -> None:
     inside async code), hand the send to a short-lived thread, which async_to_sync needs."""
     try:
         asyncio.get_running_loop()
+        in_a_loop = True
     except RuntimeError:
+        in_a_loop = False
+    if not in_a_loop:
         async_to_sync(_send_all)(events)
         return
     sender = threading.Thread(target=async_to_sync(_send_all), args=(events,), daemon=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
 from collections.abc import Callable
@@ -49,6 +50,51 @@ def _end_stray_connections(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every async test settles its event loop before the loop closes (``_settled_loop``):
+    set up first, so torn down last, after the test's own sockets are closed."""
+    for item in items:
+        if item.get_closest_marker("asyncio") is not None:
+            item.fixturenames.insert(0, "_settled_loop")  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _own_channel_layer():
+    """A channel layer of the test's own. channels-redis keeps asyncio locks on the layer,
+    which bind to the event loop that first waits on them; each async test has its own loop,
+    so a layer shared across tests carried one test's locks into the next."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+async def _settled_loop():
+    """After an async test: end the loop's news subscriptions, wait for the layer's own
+    background work, close its connections, and fail if any task is still running."""
+    yield
+    from channels.layers import get_channel_layer
+
+    from matches.broadcast import close_news
+
+    await close_news()
+    layer = get_channel_layer()
+    if hasattr(layer, "close_pools"):
+        await layer.close_pools()  # (waits for channels-redis's receive cleaners first)
+    current = asyncio.current_task()
+    left = [task for task in asyncio.all_tasks() if task is not current]
+    if left:
+        _, pending = await asyncio.wait(left, timeout=5)
+        if pending:
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            names = sorted(map(repr, pending))
+            pytest.fail(f"the test left {len(pending)} task(s) running: {names}")
 
 
 @pytest.fixture(autouse=True)

@@ -113,7 +113,11 @@ if REDIS_URL:
                 # channels-redis waits for messages with a 5 s BZPOPMIN; redis-py 8 reads
                 # with a 5 s socket timeout by default, which would end every websocket
                 # that hears nothing for 5 s. The read must outlast the blocking pop.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                # A Redis that accepts no connections (frozen, or its backlog full) must
+                # not hold a publisher or a handshake for minutes of TCP retries.
+                "hosts": [
+                    {"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}
+                ],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "wordduel"),
                 "capacity": 1500,
                 "expiry": 30,

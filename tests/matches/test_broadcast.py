@@ -13,7 +13,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from matches.broadcast import MatchNews, news_for
-from matches.events import PublicEvent, _message, match_group
+from matches.events import PrivateEvent, PublicEvent, _message, match_group
 from tests.matches.test_ws_helpers import Opener, socket_opener
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,15 +57,24 @@ async def test_many_sockets_of_a_match_are_one_member_of_its_group(live_match, c
 class Recorder:
     """A watcher that writes down what it is given."""
 
-    def __init__(self) -> None:
+    def __init__(self, member_id: int | None = None) -> None:
+        self.member_id = member_id
         self.heard: list[int] = []
+        self.racks: list[tuple[int, str]] = []
+        self.order: list[str] = []
         self.closed: list[Any] = []
 
     async def match_public(self, message: dict[str, Any]) -> None:
         self.heard.append(message["event"]["data"]["turn_number"])
+        self.order.append(f"turn {self.heard[-1]}")
 
-    async def close(self, code: Any = None, reason: str | None = None) -> None:
-        self.closed.append(code)
+    async def match_private(self, message: dict[str, Any]) -> None:
+        event = message["event"]
+        self.racks.append((event["member_id"], "".join(event["data"]["rack"])))
+        self.order.append(f"rack {self.racks[-1][1]}")
+
+    async def news_lost(self) -> None:
+        self.closed.append("news lost")
 
 
 async def until(predicate, what: str) -> None:
@@ -128,3 +137,51 @@ async def test_the_process_joins_again_before_the_layer_forgets_it(live_match) -
     await until(lambda: watcher.heard == [7], "news after the renewal")
     await news.leave(live_match.id, watcher)
     assert await joined_at(group) == []
+
+
+async def publish_rack(match_id: int, member_id: int, rack: str) -> None:
+    event = PrivateEvent(match_id, member_id, "rack", {"rack": list(rack)})
+    group, message = _message(event)
+    await get_channel_layer().group_send(group, message)
+
+
+async def test_a_rack_reaches_only_its_owners_watchers_in_order_with_the_other_news(
+    live_match, alice, bob
+) -> None:
+    news = news_for(get_channel_layer())
+    alice_tab, alice_other_tab = Recorder(alice.pk), Recorder(alice.pk)
+    bob_tab, spectator = Recorder(bob.pk), Recorder()
+    for watcher in (alice_tab, alice_other_tab, bob_tab, spectator):
+        await news.join(live_match.id, watcher)
+        await news.release(live_match.id, watcher)
+
+    await publish(live_match.id, 1)
+    await publish_rack(live_match.id, alice.pk, "AEINRST")
+    await publish(live_match.id, 2)
+    await until(lambda: len(spectator.heard) == 2 and len(alice_tab.order) == 3, "the news")
+    await until(lambda: len(alice_other_tab.order) == 3 and len(bob_tab.heard) == 2, "the tabs")
+
+    assert alice_tab.order == alice_other_tab.order == ["turn 1", "rack AEINRST", "turn 2"]
+    assert bob_tab.order == spectator.order == ["turn 1", "turn 2"]  # no rack, not even a gap
+    assert bob_tab.racks == spectator.racks == []
+    for watcher in (alice_tab, alice_other_tab, bob_tab, spectator):
+        await news.leave(live_match.id, watcher)
+
+
+async def test_the_last_watcher_out_stops_the_reader_without_cancelling_a_receive(
+    live_match,
+) -> None:
+    """channels-redis reads every channel of the process with one blocking pop; a receive
+    cancelled mid-way can lose another channel's message. The reader is stopped by a message."""
+    news = news_for(get_channel_layer())
+    watcher = Recorder()
+    await news.join(live_match.id, watcher)
+    await news.release(live_match.id, watcher)
+    subscription = news.subscriptions[live_match.id]
+    await publish(live_match.id, 1)
+    await until(lambda: watcher.heard == [1], "the news")
+    await news.leave(live_match.id, watcher)
+    assert subscription.reader.done()
+    assert not subscription.reader.cancelled()  # it returned on the stop message
+    assert subscription.reader.exception() is None
+    assert await group_size(match_group(live_match.id)) == 0

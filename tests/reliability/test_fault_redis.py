@@ -18,6 +18,7 @@ import asyncio
 
 import pytest
 
+from matches.broadcast import CLOSE_NEWS_LOST
 from matches.models import Match, Turn
 from tests.matches.test_ws_helpers import move_frame, seeded_match, session_cookie
 from tests.reliability.clients import (
@@ -91,7 +92,7 @@ def test_redis_killed_mid_commit_the_commit_applies_clients_resync_and_pushes_re
             timeout=30,
             what="handshakes to be refused while the layer is down",
         )
-        assert all(c.stats.close_codes[1011] == 1 for c in clients), [
+        assert all(c.stats.close_codes[CLOSE_NEWS_LOST] == 1 for c in clients), [
             c.stats.close_codes for c in clients
         ]
 
