@@ -40,7 +40,7 @@ MAX_GCG_SIZE = 1 << 20
 #: Encodings a ``#character-encoding`` pragma may name (as ``codecs.lookup`` names them):
 #: ASCII supersets only, so the pragma line itself reads the same in each.
 _ENCODINGS = frozenset(
-    {"utf-8", "ascii"}
+    {"utf-8", "ascii", "mac-roman"}
     | {f"iso8859-{n}" for n in (*range(1, 12), *range(13, 17))}
     | {f"cp{n}" for n in range(1250, 1259)}
 )
@@ -255,14 +255,14 @@ def _line_of(data: bytes, index: int) -> int:
 
 
 class _Reader:
-    """One pass over the lines; events are built when their notes are complete."""
+    """One pass over the lines; a note is kept as its lines until the end (no quadratic joins)."""
 
     def __init__(self, text: str, encoding: str | None) -> None:
         self.text = text
         self.encoding = encoding
         self.pragmas: list[tuple[str, str]] = []
-        self.notes: list[str] = []
-        self.events: list[tuple[GcgEvent, list[str]]] = []
+        self.notes: list[list[str]] = []
+        self.events: list[tuple[GcgEvent, list[list[str]]]] = []
         self.in_note = False
 
     def read(self) -> GcgRecord:
@@ -271,16 +271,14 @@ class _Reader:
             if line.strip():
                 self.line(line, number)
         events = tuple(
-            replace(event, notes=tuple(notes)) if notes else event for event, notes in self.events
+            replace(event, notes=_joined(notes)) if notes else event for event, notes in self.events
         )
-        return GcgRecord(tuple(self.pragmas), tuple(self.notes), events, self.encoding)
+        return GcgRecord(tuple(self.pragmas), _joined(self.notes), events, self.encoding)
 
     def line(self, line: str, number: int) -> None:
-        head = line[0]
-        if head not in "#>" and self.in_note:
+        if line[0] not in "#>" and self.in_note:
             # A line that is neither a pragma nor an event goes on with the note above it.
-            target = self.events[-1][1] if self.events else self.notes
-            target[-1] = f"{target[-1]}\n{line}"
+            (self.events[-1][1] if self.events else self.notes)[-1].append(line)
             return
         stripped = line.lstrip()
         if stripped.startswith("#"):
@@ -298,13 +296,17 @@ class _Reader:
         name = parts[0].lower() if parts else ""
         value = parts[1].strip() if len(parts) > 1 else ""
         if name == "note":
-            (self.events[-1][1] if self.events else self.notes).append(value)
+            (self.events[-1][1] if self.events else self.notes).append([value])
             self.in_note = True
             return
         self.in_note = False
         if name in ("player1", "player2") and not value:
             raise GcgError(f"#{name} needs a nick and a name", line=number)
         self.pragmas.append((name, value))
+
+
+def _joined(notes: list[list[str]]) -> tuple[str, ...]:
+    return tuple("\n".join(lines) for lines in notes)
 
 
 def _event(line: str, number: int) -> GcgEvent:
@@ -323,10 +325,11 @@ def _event(line: str, number: int) -> GcgEvent:
         return tokens[index][0]
 
     # The rack is optional; no move starts with a letter or '?', so a rack is never mistaken.
-    index = 1 if tokens and _RACK.match(tokens[0][0]) else 0
-    rack = tokens[0][0] if index else ""
+    has_rack = bool(tokens) and _RACK.match(tokens[0][0]) is not None
+    index = 1 if has_rack else 0
     head = token(index, "a move, a score and a total")
     index += 1
+    position = word = None
     if _POSITION.match(head):
         word = token(index, "a word after the position")
         index += 1
@@ -336,46 +339,51 @@ def _event(line: str, number: int) -> GcgEvent:
             parse_position(head, size=26)
         except ValueError as error:
             raise GcgError(str(error), line=number) from None
-        event = GcgEvent(kind=PLAY, nick=nick, rack=rack, score=0, total=0)
-        event = replace(event, position=head.upper(), word=word)
+        position = head.upper()
+        kind, tiles, count = PLAY, None, None
     else:
-        event = _other_move(head, number, GcgEvent(kind="", nick=nick, rack=rack, score=0, total=0))
+        kind, tiles, count = _other_move(head, number)
     score_text = token(index, "a score and a total after the move")
     total_text = token(index + 1, "a total after the score")
     if not _NUMBER.match(score_text) or not _NUMBER.match(total_text):
         raise GcgError(f"bad score or total: {score_text} {total_text}", line=number)
-    # Whatever follows the total is kept: Quackle lists the cross-words a play formed there.
-    return replace(
-        event,
+    return GcgEvent(
+        kind=kind,
+        nick=nick,
+        rack=tokens[0][0] if has_rack else "",
         score=int(score_text),
         total=int(total_text),
+        position=position,
+        word=word,
+        exchanged=tiles if kind == EXCHANGE else None,
+        exchange_count=count if kind == EXCHANGE else None,
+        end_rack=tiles if kind == END_RACK else None,
+        end_rack_count=count if kind == END_RACK else None,
+        # Whatever follows the total is kept: Quackle lists the cross-words of a play there.
         comment=body[tokens[index + 1].end() :].strip(),
         line=number,
         text=line,
     )
 
 
-def _other_move(head: str, number: int, event: GcgEvent) -> GcgEvent:
-    """Every move but a play: ``--``, ``-``, ``-ABC``, ``-3``, ``(challenge)``, ``(ABC)``..."""
-    lowered = head.lower()
+def _other_move(head: str, number: int) -> tuple[str, str | None, int | None]:
+    """Any move but a play, as (kind, tiles, count): ``--``, ``-``, ``-ABC``, ``-3``, ...
+
+    ... ``(challenge)``, ``(time)``, and the end-of-game rack ``(ABC)`` or ``(3)``.
+    """
     if head == "--":
-        return replace(event, kind=WITHDRAWN)
+        return WITHDRAWN, None, None
     if head in ("-", "-0"):  # Quackle reads an exchange of no tiles as a pass
-        return replace(event, kind=PASS)
-    if match := _EXCHANGE.match(head):
-        tiles = match[1]
-        if tiles.isdigit():
-            return replace(event, kind=EXCHANGE, exchange_count=int(tiles))
-        return replace(event, kind=EXCHANGE, exchanged=tiles, exchange_count=len(tiles))
-    if lowered == "(challenge)":
-        return replace(event, kind=CHALLENGE_BONUS)
-    if lowered == "(time)":
-        return replace(event, kind=TIME_PENALTY)
-    if match := _PARENS.match(head):
-        counted = match[1]
-        if counted.isdigit():
-            return replace(event, kind=END_RACK, end_rack_count=int(counted))
-        return replace(event, kind=END_RACK, end_rack=counted, end_rack_count=len(counted))
+        return PASS, None, None
+    # Lower case only, as every writer has them: "(TIME)" is an end rack of T, I, M and E.
+    if head == "(challenge)":
+        return CHALLENGE_BONUS, None, None
+    if head == "(time)":
+        return TIME_PENALTY, None, None
+    for kind, pattern in ((EXCHANGE, _EXCHANGE), (END_RACK, _PARENS)):
+        if match := pattern.match(head):
+            tiles = match[1]
+            return (kind, None, int(tiles)) if tiles.isdigit() else (kind, tiles, len(tiles))
     raise GcgError(f"cannot read the move {head!r}", line=number)
 
 

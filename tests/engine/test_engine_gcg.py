@@ -712,8 +712,9 @@ def test_the_quackle_variants_of_the_move_forms() -> None:
                 ">a: AEGINRT 8D GRANITE +70 70",
                 ">a: BCHKMOS --  -70 0",  # two spaces, as Quackle writes it
                 ">b: DEILOPU -0 +0 0",  # Quackle reads an exchange of no tiles as a pass
-                ">b: DEILOPU   (CHALLENGE) +5 5",
-                ">a: ABC (Time) -10 -10",
+                ">b: DEILOPU   (challenge) +5 5",
+                ">a: ABC (time) -10 -10",
+                ">b: (TIME) +14 19",  # tiles T, I, M, E left on a rack, not a time penalty
             ]
         )
     )
@@ -723,4 +724,6 @@ def test_the_quackle_variants_of_the_move_forms() -> None:
         PASS,
         CHALLENGE_BONUS,
         TIME_PENALTY,
+        END_RACK,
     ]
+    assert record.events[-1].end_rack == "TIME"
