@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -703,6 +704,17 @@ def test_a_record_over_the_size_limit_is_refused() -> None:
     with pytest.raises(GcgError, match="larger than 1048576 characters"):
         parse_gcg(data.decode())
     parse_gcg(data[: MAX_GCG_SIZE - MAX_GCG_SIZE % len(line)])  # just under: read
+
+
+def test_records_at_the_size_limit_take_linear_time() -> None:
+    """Shapes that once took quadratic time: a note of half a million continuation lines (was
+    about 10 s), a pragma value with a million spaces folded by the writer (was hours)."""
+    started = time.monotonic()
+    lines = parse_gcg(b">a: ABC 8H CAB +14 14\n#note x\n" + b"y\n" * 500_000)
+    assert len(lines.events[0].notes[0]) == 1_000_001
+    spaces = parse_gcg(b"#title a" + b" " * 1_000_000 + b"b\n")
+    assert format_gcg(spaces).splitlines()[1] == "#title a" + " " * 1_000_000 + "b"
+    assert time.monotonic() - started < 5
 
 
 def test_the_quackle_variants_of_the_move_forms() -> None:
