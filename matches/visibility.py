@@ -580,7 +580,7 @@ def replay_snapshot(match: Match, viewer: Viewer, turn: int) -> dict[str, Any]:
 def _gcg_notes(match: Match) -> list[str]:
     """Why a match ended when no rack line says so (a forfeit, a no-show)."""
     if match.end_reason in (Match.EndReason.FORFEIT, Match.EndReason.NO_SHOW):
-        return [f"#note {result_text(match)}: {match.get_end_reason_display().lower()}."]
+        return [f"{result_text(match)}: {match.get_end_reason_display().lower()}."]
     return []
 
 
@@ -599,11 +599,13 @@ def gcg_for(match: Match, viewer: Viewer) -> str | None:
         _seat_name(seats[1]) or seats[1].get_position_display(),
     )
     visible = frozenset() if viewer.seat is None else frozenset({viewer.seat})
-    lines = export_gcg(game, player_names=names, visible_racks=visible, title=match.name)
-    lines_list = lines.splitlines()
-    first_event = next(
-        (i for i, line in enumerate(lines_list) if line.startswith(">")), len(lines_list)
+    # The writer folds every name, the title and the notes onto one line each: a display
+    # name cannot add a line to the record.
+    return export_gcg(
+        game,
+        player_names=names,
+        visible_racks=visible,
+        title=match.name,
+        game_id=("wordduel", str(match.id)),
+        notes=_gcg_notes(match),
     )
-    lines_list.insert(first_event, f"#id wordduel {match.id}")
-    lines_list += _gcg_notes(match)
-    return "\n".join(lines_list) + "\n"

@@ -1,16 +1,21 @@
 """GCG game records (https://www.poslfit.com/scrabble/gcg/): read, write, re-score.
 
 GCG is to this engine what PGN is to chess: the exchange format for finished games. The
-reader keeps every pragma and note; the writer shows a rack's letters only for the seats it
-is told may see them; ``verify_records`` replays the plays of records onto a board and checks
-each recorded score against the engine's scoring.
+reader takes bytes or text, decodes bytes by the ``#character-encoding`` pragma (the format's
+historical default is ISO-8859-1), keeps every pragma and note, and reads the lines that the
+main writers (Quackle, Macondo and the Woogles site, older tournament software) really emit.
+``format_gcg`` writes a record back; ``export_gcg`` writes a game of this engine, showing a
+rack's letters only for the seats it is told may see them, with every piece of free text
+folded onto one line so that no name or title can add a line. ``verify_records`` replays the
+plays of records onto a board and checks each recorded score against the engine's scoring.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
-from collections.abc import Container, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Container, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .board import Board, format_position, parse_position
@@ -28,13 +33,37 @@ CHALLENGE_BONUS = "challenge_bonus"
 END_RACK = "end_rack"
 TIME_PENALTY = "time_penalty"
 
-_EVENT = re.compile(r"^>([^:]+):(.*)$")
-_RACK = re.compile(r"^[A-Za-z?]+$")
-_SCORE = re.compile(r"^[+-]?\d+$")
-_TOTAL = re.compile(r"^-?\d+$")
-_PARENS = re.compile(r"^\(([A-Za-z?]*|\d+)\)$")
-_EXCHANGE = re.compile(r"^-([A-Za-z?]+|\d+)$")
-_WORD = re.compile(r"^[A-Za-z.]+$")
+#: The largest record the reader takes, in bytes (in characters when given text). Real games
+#: are a few kilobytes; the limit keeps a hostile upload from costing memory and time.
+MAX_GCG_SIZE = 1 << 20
+
+#: Encodings a ``#character-encoding`` pragma may name (as ``codecs.lookup`` names them):
+#: ASCII supersets only, so the pragma line itself reads the same in each.
+_ENCODINGS = frozenset(
+    {"utf-8", "ascii", "mac-roman"}
+    | {f"iso8859-{n}" for n in (*range(1, 12), *range(13, 17))}
+    | {f"cp{n}" for n in range(1250, 1259)}
+)
+_DECLARED = re.compile(rb"(?:^|[\r\n])[ \t]*#character-encoding[ \t]+([^\s]{1,40})", re.IGNORECASE)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")
+
+_LETTER = r"[^\W\d_]"  # any letter, in any script
+_EVENT = re.compile(r"^>([^:]*):(.*)$")
+_TOKEN = re.compile(r"\S+")
+_RACK = re.compile(rf"^(?:{_LETTER}|\?)+$")
+_TILES = re.compile(rf"^(?:{_LETTER}|\?)*$")
+_POSITION = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+#: A played word: letters (lower case = blank), ``.`` for a tile already on the board, or
+#: letters already on the board in parentheses, ``(O)UTDANcE``.
+_WORD = re.compile(rf"^(?:{_LETTER}|\.|\({_LETTER}+\))+$")
+_NUMBER = re.compile(r"^[+-]?\d{1,9}$")
+_EXCHANGE = re.compile(rf"^-((?:{_LETTER}|\?)+|\d{{1,3}})$")
+_PARENS = re.compile(rf"^\(((?:{_LETTER}|\?)*|\d{{1,3}})\)$")
+_NICK_UNSAFE = re.compile(r"[\s:\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+")
+#: Control characters (C0, DEL, C1 including U+0085), line and paragraph separators, and lone
+#: surrogates: none of them may reach a written line.
+_CONTROL_RUN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,44 +74,103 @@ class GcgPlayer:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GcgEvent:
-    """One ``>`` line of a record."""
+    """One ``>`` line of a record.
 
-    line: int
+    Two events are equal when they say the same thing: where they were read from (``line``,
+    ``text``) does not count, so a record written out and read back compares equal.
+    """
+
     kind: str
     nick: str
+    #: The rack as written before the move (``?`` is a blank); empty when not shown.
     rack: str
     score: int
     total: int
-    text: str
+    #: Play: the position (``8H`` across, ``H8`` down) and the word as written.
     position: str | None = None
     word: str | None = None
     #: Exchange: the letters returned, or None when only a count was recorded.
     exchanged: str | None = None
     exchange_count: int | None = None
-    #: End-rack line: the tiles counted (None when only a count was written).
+    #: End-rack line: the tiles counted (None when only a count was written), and how many.
     end_rack: str | None = None
+    end_rack_count: int | None = None
+    #: Text after the cumulative total; Quackle writes the cross-words of a play there.
+    comment: str = ""
     notes: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)
+    text: str = field(default="", compare=False)
 
     @property
     def move_text(self) -> str:
         """A short form of the move for reports: ``8D WINDY``, ``-ABC``, ``--``."""
         if self.kind == PLAY:
             return f"{self.position} {self.word}"
-        return self.text.split(":", 1)[1].strip()
+        if self.kind == EXCHANGE:
+            return f"-{self.exchanged if self.exchanged is not None else self.exchange_count}"
+        if self.kind == END_RACK:
+            return f"({self.end_rack if self.end_rack is not None else self.end_rack_count})"
+        return _FIXED_MOVES.get(self.kind, self.kind)
+
+
+_FIXED_MOVES = {
+    WITHDRAWN: "--",
+    PASS: "-",
+    CHALLENGE_BONUS: "(challenge)",
+    TIME_PENALTY: "(time)",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class GcgRecord:
-    """A parsed record: players, known pragmas, every pragma in order, and the events."""
+    """A parsed record: every pragma in order, the notes before the first move, the events.
 
-    players: tuple[GcgPlayer | None, GcgPlayer | None]
-    title: str | None
-    lexicon: str | None
+    The pragmas are the source of truth; ``players``, ``title`` and the rest read them (the
+    last one of a name wins, as when a header is given twice).
+    """
+
     pragmas: tuple[tuple[str, str], ...]
     notes: tuple[str, ...]
     events: tuple[GcgEvent, ...]
+    #: The codec the bytes were decoded with (``utf-8``, ``iso8859-1``); None for text.
+    encoding: str | None = field(default=None, compare=False)
+
+    def pragma(self, name: str) -> str | None:
+        """The value of the last ``#name`` pragma, or None when there is none."""
+        name = name.lower()
+        return next((value for key, value in reversed(self.pragmas) if key == name), None)
+
+    @property
+    def players(self) -> tuple[GcgPlayer | None, GcgPlayer | None]:
+        """The two players as ``#player1``/``#player2`` name them (None when not named)."""
+        return (_player(self.pragma("player1")), _player(self.pragma("player2")))
+
+    @property
+    def title(self) -> str | None:
+        """``#title``."""
+        return self.pragma("title")
+
+    @property
+    def description(self) -> str | None:
+        """``#description``."""
+        return self.pragma("description")
+
+    @property
+    def lexicon(self) -> str | None:
+        """``#lexicon``: the word list the game was played with (NWL2018, CSW21, ...)."""
+        return self.pragma("lexicon")
+
+    @property
+    def racks(self) -> tuple[str | None, str | None]:
+        """``#rack1``/``#rack2``: the racks held when an unfinished record stops."""
+        return (self.pragma("rack1"), self.pragma("rack2"))
+
+    @property
+    def incomplete(self) -> bool:
+        """``#incomplete``: the record stops before the end of the game."""
+        return self.pragma("incomplete") is not None
 
     @property
     def plays(self) -> tuple[GcgEvent, ...]:
@@ -90,113 +178,220 @@ class GcgRecord:
         return tuple(event for event in self.events if event.kind == PLAY)
 
 
-@dataclass
-class _Pending:
-    fields: dict[str, object]
-    notes: list[str] = field(default_factory=list)
+def _player(value: str | None) -> GcgPlayer | None:
+    if not value:
+        return None
+    nick, _, name = value.partition(" ")
+    return GcgPlayer(nick, name.strip() or nick)
 
 
-def _event_fields(nick: str, body: str, line: int) -> dict[str, object]:
-    tokens = body.split()
-    rack = tokens.pop(0) if tokens and _RACK.match(tokens[0]) else ""
-    if len(tokens) < 3:
-        raise GcgError("a move line needs a move, a score and a total", line=line)
-    *move, score_text, total_text = tokens
-    if not _SCORE.match(score_text) or not _TOTAL.match(total_text):
-        raise GcgError(f"bad score or total: {score_text} {total_text}", line=line)
-    result: dict[str, object] = {
-        "nick": nick,
-        "rack": rack,
-        "score": int(score_text),
-        "total": int(total_text),
-    }
-    head = move[0]
-    if len(move) == 2 and _WORD.match(move[1]):
+# -- reading ---------------------------------------------------------------------------------
+
+
+def parse_gcg(data: str | bytes) -> GcgRecord:
+    """Read a GCG record from bytes (decoded by its pragma) or from text.
+
+    Raises GcgError, and nothing else, for whatever it cannot read: the error names the line
+    and why. Bytes are decoded as the ``#character-encoding`` pragma says; without one, as
+    UTF-8 when they are valid UTF-8, else as ISO-8859-1 (the format's historical default).
+    """
+    if isinstance(data, str):
+        if len(data) > MAX_GCG_SIZE:
+            raise GcgError(f"the record is larger than {MAX_GCG_SIZE} characters")
+        text, encoding = data, None
+    else:
+        text, encoding = _decode(bytes(data))
+    return _Reader(text, encoding).read()
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    """The text of a record and the codec used (see ``parse_gcg``)."""
+    if len(data) > MAX_GCG_SIZE:
+        raise GcgError(f"the record is larger than {MAX_GCG_SIZE} bytes")
+    for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if data.startswith(bom):
+            return _decoded(data[len(bom) :], codec, codec, offset=len(bom)), codec
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+        codec = "utf-8"
+    elif declared := _DECLARED.search(data):
+        name = declared[1].decode("iso8859-1")
+        line = _line_of(data, declared.start(1))
+        codec = _codec(name, line)
+        return _decoded(data, codec, name, offset=0), codec
+    else:
+        try:
+            return data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            return data.decode("iso8859-1"), "iso8859-1"
+    return _decoded(data, codec, codec, offset=len(codecs.BOM_UTF8)), codec
+
+
+def _codec(name: str, line: int) -> str:
+    try:
+        codec = codecs.lookup(name).name
+    except (LookupError, ValueError):
+        codec = ""
+    if codec not in _ENCODINGS:
+        raise GcgError(f"unsupported character encoding {name!r}", line=line)
+    return codec
+
+
+def _decoded(data: bytes, codec: str, name: str, *, offset: int) -> str:
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as error:
+        bad = data[error.start]
+        raise GcgError(
+            f"not valid {name}: byte 0x{bad:02x} at byte {error.start + offset}",
+            line=_line_of(data, error.start),
+        ) from None
+
+
+def _line_of(data: bytes, index: int) -> int:
+    """The 1-based line of a byte offset, counting line breaks as the reader does."""
+    return len(_LINE_BREAK_BYTES.findall(data, 0, index)) + 1
+
+
+class _Reader:
+    """One pass over the lines; a note is kept as its lines until the end (no quadratic joins)."""
+
+    def __init__(self, text: str, encoding: str | None) -> None:
+        self.text = text
+        self.encoding = encoding
+        self.pragmas: list[tuple[str, str]] = []
+        self.notes: list[list[str]] = []
+        self.events: list[tuple[GcgEvent, list[list[str]]]] = []
+        self.in_note = False
+
+    def read(self) -> GcgRecord:
+        for number, raw in enumerate(_LINE_BREAK.split(self.text), start=1):
+            line = raw.lstrip("\ufeff").rstrip() if number == 1 else raw.rstrip()
+            if line.strip():
+                self.line(line, number)
+        events = tuple(
+            replace(event, notes=_joined(notes)) if notes else event for event, notes in self.events
+        )
+        return GcgRecord(tuple(self.pragmas), _joined(self.notes), events, self.encoding)
+
+    def line(self, line: str, number: int) -> None:
+        if line[0] not in "#>" and self.in_note:
+            # A line that is neither a pragma nor an event goes on with the note above it.
+            (self.events[-1][1] if self.events else self.notes)[-1].append(line)
+            return
+        stripped = line.lstrip()
+        if stripped.startswith("#"):
+            self.pragma(stripped, number)
+        elif stripped.startswith(">"):
+            self.in_note = False
+            self.events.append((_event(stripped, number), []))
+        else:
+            raise GcgError(
+                "not a pragma (#...), a move line (>...) or part of a #note", line=number
+            )
+
+    def pragma(self, line: str, number: int) -> None:
+        parts = line[1:].split(None, 1)
+        name = parts[0].lower() if parts else ""
+        value = parts[1].strip() if len(parts) > 1 else ""
+        if name == "note":
+            (self.events[-1][1] if self.events else self.notes).append([value])
+            self.in_note = True
+            return
+        self.in_note = False
+        if name in ("player1", "player2") and not value:
+            raise GcgError(f"#{name} needs a nick and a name", line=number)
+        self.pragmas.append((name, value))
+
+
+def _joined(notes: list[list[str]]) -> tuple[str, ...]:
+    return tuple("\n".join(lines) for lines in notes)
+
+
+def _event(line: str, number: int) -> GcgEvent:
+    """A ``>nick: [RACK] MOVE SCORE TOTAL [comment]`` line."""
+    match = _EVENT.match(line)
+    if match is None:
+        raise GcgError("a move line starts with '>nick:'", line=number)
+    nick, body = match[1].strip(), match[2]
+    if not nick:
+        raise GcgError("a move line needs a nick before the ':'", line=number)
+    tokens = list(_TOKEN.finditer(body))
+
+    def token(index: int, what: str) -> str:
+        if index >= len(tokens):
+            raise GcgError(f"a move line needs {what}", line=number)
+        return tokens[index][0]
+
+    # The rack is optional; no move starts with a letter or '?', so a rack is never mistaken.
+    has_rack = bool(tokens) and _RACK.match(tokens[0][0]) is not None
+    index = 1 if has_rack else 0
+    head = token(index, "a move, a score and a total")
+    index += 1
+    position = word = None
+    if _POSITION.match(head):
+        word = token(index, "a word after the position")
+        index += 1
+        if not _WORD.match(word):
+            raise GcgError(f"cannot read the word {word!r}", line=number)
         try:
             parse_position(head, size=26)
         except ValueError as error:
-            raise GcgError(str(error), line=line) from None
-        result.update(kind=PLAY, position=head.upper(), word=move[1])
-        return result
-    if len(move) != 1:
-        raise GcgError(f"cannot read the move {' '.join(move)!r}", line=line)
-    if head == "--":
-        result["kind"] = WITHDRAWN
-    elif head == "-":
-        result["kind"] = PASS
-    elif match := _EXCHANGE.match(head):
-        tiles = match[1]
-        if tiles.isdigit():
-            result.update(kind=EXCHANGE, exchange_count=int(tiles))
-        else:
-            result.update(kind=EXCHANGE, exchanged=tiles, exchange_count=len(tiles))
-    elif head.lower() == "(challenge)":
-        result["kind"] = CHALLENGE_BONUS
-    elif head.lower() == "(time)":
-        result["kind"] = TIME_PENALTY
-    elif match := _PARENS.match(head):
-        counted = match[1]
-        result.update(kind=END_RACK, end_rack=None if counted.isdigit() else counted)
+            raise GcgError(str(error), line=number) from None
+        position = head.upper()
+        kind, tiles, count = PLAY, None, None
     else:
-        raise GcgError(f"cannot read the move {head!r}", line=line)
-    return result
-
-
-def parse_gcg(text: str) -> GcgRecord:
-    """Parse a GCG record; raises GcgError (with the line number) on a line it cannot read."""
-    players: list[GcgPlayer | None] = [None, None]
-    title = lexicon = None
-    pragmas: list[tuple[str, str]] = []
-    notes: list[str] = []
-    pending: list[_Pending] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.rstrip()
-        if number == 1:
-            line = line.lstrip("\ufeff")
-        if not line.strip():
-            continue
-        if line.startswith("#"):
-            name, _, value = line[1:].partition(" ")
-            value = value.strip()
-            if name == "note":
-                (pending[-1].notes if pending else notes).append(value)
-                continue
-            pragmas.append((name, value))
-            if name in ("player1", "player2"):
-                nick, _, full = value.partition(" ")
-                players[int(name[-1]) - 1] = GcgPlayer(nick, full.strip() or nick)
-            elif name == "title":
-                title = value
-            elif name == "lexicon":
-                lexicon = value
-            continue
-        if match := _EVENT.match(line):
-            fields = _event_fields(match[1].strip(), match[2], number)
-            fields.update(line=number, text=line.strip())
-            pending.append(_Pending(fields))
-            continue
-        # Any other line continues the last note (notes may span lines).
-        target = pending[-1].notes if pending else notes
-        if target:
-            target[-1] = f"{target[-1]}\n{line}"
-        else:
-            target.append(line)
-    events = tuple(GcgEvent(**item.fields, notes=tuple(item.notes)) for item in pending)  # type: ignore[arg-type]
-    return GcgRecord(
-        players=(players[0], players[1]),
-        title=title,
-        lexicon=lexicon,
-        pragmas=tuple(pragmas),
-        notes=tuple(notes),
-        events=events,
+        kind, tiles, count = _other_move(head, number)
+    score_text = token(index, "a score and a total after the move")
+    total_text = token(index + 1, "a total after the score")
+    if not _NUMBER.match(score_text) or not _NUMBER.match(total_text):
+        raise GcgError(f"bad score or total: {score_text} {total_text}", line=number)
+    return GcgEvent(
+        kind=kind,
+        nick=nick,
+        rack=tokens[0][0] if has_rack else "",
+        score=int(score_text),
+        total=int(total_text),
+        position=position,
+        word=word,
+        exchanged=tiles if kind == EXCHANGE else None,
+        exchange_count=count if kind == EXCHANGE else None,
+        end_rack=tiles if kind == END_RACK else None,
+        end_rack_count=count if kind == END_RACK else None,
+        # Whatever follows the total is kept: Quackle lists the cross-words of a play there.
+        comment=body[tokens[index + 1].end() :].strip(),
+        line=number,
+        text=line,
     )
 
 
-def play_from_gcg(board: Board, position: str, word: str) -> Play:
-    """The tiles a GCG play places: ``.`` (or the letter already there) is played through.
+def _other_move(head: str, number: int) -> tuple[str, str | None, int | None]:
+    """Any move but a play, as (kind, tiles, count): ``--``, ``-``, ``-ABC``, ``-3``, ...
 
-    Lower-case letters are blanks. Raises GcgError when the word runs off the board or
-    disagrees with a tile already on it.
+    ... ``(challenge)``, ``(time)``, and the end-of-game rack ``(ABC)`` or ``(3)``.
+    """
+    if head == "--":
+        return WITHDRAWN, None, None
+    if head in ("-", "-0"):  # Quackle reads an exchange of no tiles as a pass
+        return PASS, None, None
+    # Lower case only, as every writer has them: "(TIME)" is an end rack of T, I, M and E.
+    if head == "(challenge)":
+        return CHALLENGE_BONUS, None, None
+    if head == "(time)":
+        return TIME_PENALTY, None, None
+    for kind, pattern in ((EXCHANGE, _EXCHANGE), (END_RACK, _PARENS)):
+        if match := pattern.match(head):
+            tiles = match[1]
+            return (kind, None, int(tiles)) if tiles.isdigit() else (kind, tiles, len(tiles))
+    raise GcgError(f"cannot read the move {head!r}", line=number)
+
+
+def play_from_gcg(board: Board, position: str, word: str) -> Play:
+    """The tiles a GCG play places; a tile already on the board is played through.
+
+    A square already holding a tile is written ``.``, as its letter, or as its letter in
+    parentheses (``(O)UTDANcE``); lower-case letters are blanks. Raises GcgError when the word
+    runs off the board, disagrees with a tile already on it, or places nothing.
     """
     try:
         row, col, across = parse_position(position, size=board.size)
@@ -204,14 +399,14 @@ def play_from_gcg(board: Board, position: str, word: str) -> Play:
         raise GcgError(str(error)) from None
     d_row, d_col = (0, 1) if across else (1, 0)
     tiles: list[PlacedTile] = []
-    for offset, char in enumerate(word):
+    for offset, (char, through) in enumerate(_cells(word, position)):
         r, c = row + d_row * offset, col + d_col * offset
         if not (r < board.size and c < board.size):
             raise GcgError(f"{position} {word} runs off the board")
         there = board.get(r, c)
+        if there is None and (through or char == "."):
+            raise GcgError(f"{position} {word}: plays through an empty square")
         if char == ".":
-            if there is None:
-                raise GcgError(f"{position} {word}: plays through an empty square")
             continue
         if there is not None:
             if there.upper() != char.upper():
@@ -227,20 +422,122 @@ def play_from_gcg(board: Board, position: str, word: str) -> Play:
     return Play(tuple(tiles))
 
 
+def _cells(word: str, position: str) -> list[tuple[str, bool]]:
+    """Each square of a word: its character, and whether parentheses say it is on the board."""
+    cells: list[tuple[str, bool]] = []
+    inside = False
+    for char in word:
+        if char in "()":
+            if inside == (char == "("):
+                raise GcgError(f"{position} {word}: unbalanced parentheses")
+            inside = char == "("
+        else:
+            cells.append((char, inside))
+    if inside:
+        raise GcgError(f"{position} {word}: unbalanced parentheses")
+    return cells
+
+
 # -- writing ---------------------------------------------------------------------------------
 
 
-def _nicks(names: tuple[str, str]) -> tuple[str, str]:
-    nicks = [
-        re.sub(r"[\s:]+", "_", name.strip()) or f"player{i + 1}" for i, name in enumerate(names)
-    ]
-    if nicks[0] == nicks[1]:
-        nicks[1] += "_2"
-    return (nicks[0], nicks[1])
+def _one_line(text: str) -> str:
+    """Free text folded onto one line: a run of control characters, with the spaces around
+    it, becomes one space. A split rather than one regex, to stay linear on long runs of spaces.
+    """
+    return " ".join(part for part in map(str.strip, _CONTROL_RUN.split(text)) if part)
+
+
+def _nick_token(nick: str) -> str:
+    """A nick as one token of a move line: no space, no ':', no control character."""
+    return _NICK_UNSAFE.sub("_", nick.strip()) or "_"
+
+
+def _safe_nick(name: str) -> str:
+    """A nick from a display name: letters, digits, ``_``, ``-`` and ``.`` only."""
+    kept = "".join(c if (c.isalnum() and c.isprintable()) or c in "-." else "_" for c in name)
+    return re.sub(r"_+", "_", kept).strip("_")
 
 
 def _signed(points: int) -> str:
     return f"+{points}" if points >= 0 else str(points)
+
+
+def _checked(value: str | None, pattern: re.Pattern[str], what: str) -> str:
+    if value is None or not pattern.match(value):
+        raise ValueError(f"cannot write {what} {value!r}")
+    return value
+
+
+def _note_lines(note: str) -> list[str]:
+    """``#note`` and its continuation lines; none of them can read as a pragma or a move."""
+    first, *rest = note.split("\n")
+    lines = [f"#note {_one_line(first)}".rstrip()]
+    for piece in rest:
+        clean = _CONTROL_RUN.sub(" ", piece).rstrip()
+        if clean.strip():
+            lines.append(f" {clean}" if clean[0] in "#>" else clean)
+    return lines
+
+
+def _pragma_line(name: str, value: str) -> str:
+    name = _NICK_UNSAFE.sub("_", name).lower()
+    if name in ("player1", "player2"):
+        nick, _, full = value.strip().partition(" ")
+        value = f"{_nick_token(nick)} {_one_line(full) or _nick_token(nick)}"
+    return f"#{name} {_one_line(value)}".rstrip()
+
+
+def _move_text(event: GcgEvent) -> str:
+    if event.kind == PLAY:
+        position = _checked(event.position, _POSITION, "the position")
+        return f"{position} {_checked(event.word, _WORD, 'the word')}"
+    if event.kind == EXCHANGE:
+        if event.exchanged is not None:
+            return f"-{_checked(event.exchanged, _RACK, 'the exchanged tiles')}"
+        return f"-{event.exchange_count or 0}"
+    if event.kind == END_RACK:
+        if event.end_rack is not None:
+            return f"({_checked(event.end_rack, _TILES, 'the end rack')})"
+        return f"({event.end_rack_count or 0})"
+    if event.kind not in _FIXED_MOVES:
+        raise ValueError(f"cannot write an event of kind {event.kind!r}")
+    return _FIXED_MOVES[event.kind]
+
+
+def format_gcg(record: GcgRecord) -> str:
+    """Write a record as UTF-8 GCG text (the first line says so); ``parse_gcg`` reads it back.
+
+    Free text (pragma values, notes, the comment after a total) is written with every control
+    character folded to a space, so nothing in it can start a line of its own; a note keeps its
+    line breaks as continuation lines, none of which starts with ``#`` or ``>``.
+    """
+    lines = ["#character-encoding UTF-8"]
+    lines += [
+        _pragma_line(name, value)
+        for name, value in record.pragmas
+        if name.lower() != "character-encoding"
+    ]
+    for note in record.notes:
+        lines += _note_lines(note)
+    for event in record.events:
+        rack = _checked(event.rack, _TILES, "the rack")
+        line = (
+            f">{_nick_token(event.nick)}: {rack} {_move_text(event)} "
+            f"{_signed(event.score)} {event.total}"
+        )
+        comment = _one_line(event.comment)
+        lines.append(f"{line} {comment}" if comment else line)
+        for note in event.notes:
+            lines += _note_lines(note)
+    return "\n".join(lines) + "\n"
+
+
+def _nicks(names: tuple[str, str]) -> tuple[str, str]:
+    nicks = [_safe_nick(name) or f"player{i + 1}" for i, name in enumerate(names)]
+    if nicks[0].casefold() == nicks[1].casefold():
+        nicks[1] += "_2"
+    return (nicks[0], nicks[1])
 
 
 def export_gcg(
@@ -249,29 +546,43 @@ def export_gcg(
     player_names: tuple[str, str],
     visible_racks: frozenset[int] = frozenset({0, 1}),
     title: str | None = None,
+    game_id: tuple[str, str] | None = None,
+    notes: Sequence[str] = (),
 ) -> str:
     """Write a game as GCG, showing rack letters only for the seats in ``visible_racks``.
 
     A hidden player's rack field is left empty, their exchanges are written as a count
     (``-3``) and their end-of-game rack as a count in parentheses (``(3)``). Blanks are lower
-    case; the end-of-game rack adjustments follow the last turn.
+    case; the end-of-game rack adjustments follow the last turn. ``game_id`` is written as
+    ``#id AUTHORITY ID``; ``notes`` (why the game ended, say) follow the last line. Names, the
+    title and notes are folded onto one line each, and nicks are made of safe characters only,
+    so a display name cannot add a line to the record.
     """
-    nicks = _nicks(player_names)
-    lines = ["#character-encoding UTF-8"]
-    for seat in (0, 1):
-        lines.append(f"#player{seat + 1} {nicks[seat]} {player_names[seat].strip() or nicks[seat]}")
-    if title:
-        lines.append(f"#title {title}")
-    lines.append(f"#description Word Duel, ruleset {game.ruleset.name}")
-    lines.append(f"#lexicon {game.ruleset.lexicon_name.upper()}")
+    names = (_one_line(player_names[0]), _one_line(player_names[1]))
+    nicks = _nicks(names)
+    pragmas = [
+        (f"player{seat + 1}", f"{nicks[seat]} {names[seat] or nicks[seat]}") for seat in (0, 1)
+    ]
+    if title and _one_line(title):
+        pragmas.append(("title", _one_line(title)))
+    pragmas.append(("description", f"Word Duel, ruleset {game.ruleset.name}"))
+    pragmas.append(("lexicon", game.ruleset.lexicon_name.upper()))
+    if game_id is not None:
+        pragmas.append(("id", f"{_nick_token(game_id[0])} {_nick_token(game_id[1])}"))
 
     def rack_text(seat: int, rack: tuple[str, ...]) -> str:
         return "".join(rack) if seat in visible_racks else ""
 
+    events: list[GcgEvent] = []
     for turn in game.turns:
         seat = turn.player
-        head = f">{nicks[seat]}: {rack_text(seat, turn.rack_before)} "
-        total = turn.totals[seat]
+        event = GcgEvent(
+            kind=PASS,
+            nick=nicks[seat],
+            rack=rack_text(seat, turn.rack_before),
+            score=turn.score,
+            total=turn.totals[seat],
+        )
         move = turn.move
         if isinstance(move, Play):
             main = turn.words[0]
@@ -281,21 +592,31 @@ def export_gcg(
                 char if (main.row + d_row * i, main.col + d_col * i) in placed else "."
                 for i, char in enumerate(main.tiles)
             )
-            lines.append(f"{head}{main.position} {word} {_signed(turn.score)} {total}")
+            event = replace(event, kind=PLAY, position=main.position, word=word)
         elif isinstance(move, Swap):
-            swapped = "".join(sorted(move.tiles)) if seat in visible_racks else len(move.tiles)
-            lines.append(f"{head}-{swapped} +0 {total}")
-        else:
-            lines.append(f"{head}- +0 {total}")
+            shown = "".join(sorted(move.tiles)) if seat in visible_racks else None
+            event = replace(event, kind=EXCHANGE, exchanged=shown, exchange_count=len(move.tiles))
+        events.append(event)
     for adjustment in game.adjustments:
         seat, owner = adjustment.player, adjustment.rack_owner
-        counted = "".join(adjustment.rack) if owner in visible_racks else str(len(adjustment.rack))
-        own = rack_text(seat, adjustment.rack) if seat == owner else ""
-        lines.append(
-            f">{nicks[seat]}: {own} ({counted}) {_signed(adjustment.points)} "
-            f"{adjustment.totals[seat]}"
+        events.append(
+            GcgEvent(
+                kind=END_RACK,
+                nick=nicks[seat],
+                rack=rack_text(seat, adjustment.rack) if seat == owner else "",
+                score=adjustment.points,
+                total=adjustment.totals[seat],
+                end_rack="".join(adjustment.rack) if owner in visible_racks else None,
+                end_rack_count=len(adjustment.rack),
+            )
         )
-    return "\n".join(lines) + "\n"
+    closing = tuple(note for note in map(_one_line, notes) if note)
+    record_notes: tuple[str, ...] = ()
+    if closing and events:
+        events[-1] = replace(events[-1], notes=events[-1].notes + closing)
+    else:
+        record_notes = closing
+    return format_gcg(GcgRecord(tuple(pragmas), record_notes, tuple(events)))
 
 
 # -- verification ----------------------------------------------------------------------------
@@ -350,7 +671,8 @@ def verify_record(
     """Re-score every play of one record on a board; returns (plays, mismatches).
 
     Racks are not needed. Bingo means seven tiles placed. A play later withdrawn (``--``) is
-    scored, then lifted off the board, and is not word-checked (it was a phony).
+    scored, then lifted off the board, and is not word-checked (it was a phony). ``--`` takes
+    back the player's last turn only when that turn was a play.
     """
     rules = get_ruleset(ruleset)
     board = Board.empty(rules.board_size)
@@ -364,6 +686,8 @@ def verify_record(
             if withdrawn is not None:
                 board = board.remove((tile.row, tile.col) for tile in withdrawn.tiles)
             continue
+        if event.kind in (PLAY, EXCHANGE, PASS):
+            last_play.pop(event.nick, None)
         if event.kind != PLAY:
             continue
         plays += 1
@@ -415,9 +739,8 @@ def verify_records(
     for path in paths:
         name = str(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
-            record = parse_gcg(text)
-        except (OSError, UnicodeDecodeError, GcgError) as error:
+            record = parse_gcg(Path(path).read_bytes())
+        except (OSError, GcgError) as error:
             failures.append((name, str(error)))
             continue
         count, found = verify_record(record, ruleset=rules, lexicon=lexicon, file=name)
