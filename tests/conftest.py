@@ -37,6 +37,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     settings.CACHES["default"]["KEY_PREFIX"] = layer["CONFIG"]["prefix"]
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """No process a test started outlives the run (tests/processes.py)."""
+    from tests.processes import end_all
+
+    end_all()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _end_stray_connections(django_db_setup, django_db_blocker):
     """Close connections left by worker threads (async tests) so the test DB can be dropped."""

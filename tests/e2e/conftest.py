@@ -27,6 +27,7 @@ from django.db import connection
 from django.test import Client
 
 from accounts.models import Member
+from tests.processes import spawn
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -74,7 +75,7 @@ def live_server_url(django_db_setup) -> Iterator[str]:
     log_dir = Path(tempfile.mkdtemp(prefix="wordduel-e2e-"))
     log = log_dir / "daphne.log"
     with log.open("wb") as out:
-        process = subprocess.Popen(
+        process = spawn(
             [
                 str(Path(sys.executable).parent / "daphne"),
                 "-b",

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from matches.events import match_group
 from matches.models import Match
+from tests.processes import spawn
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -47,7 +48,7 @@ def celery_worker_with_beat():
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "worker.log"
         with log.open("wb") as out:
-            process = subprocess.Popen(
+            process = spawn(
                 [
                     sys.executable,
                     "-m",

@@ -28,6 +28,8 @@ import psycopg
 from django.core.management import call_command
 from django.db import connection
 
+from tests.processes import spawn
+
 ROOT = Path(__file__).resolve().parents[2]
 #: The host every subprocess is reached at; it is in ALLOWED_HOSTS by default.
 HOST = "127.0.0.1"
@@ -203,7 +205,7 @@ class RedisServer:
         """Start (or start again, empty, on the same port)."""
         assert self.process is None or self.process.poll() is not None, "already running"
         log = (self.workdir / f"redis-{self.port}.log").open("ab")
-        self.process = subprocess.Popen(
+        self.process = spawn(
             [
                 "redis-server",
                 "--bind",
@@ -307,7 +309,7 @@ class DaphneServer(_ProcessGroup):
 
     def start(self, *, timeout: float = 60) -> None:
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
+            self.process = spawn(
                 [*self.command, "-b", HOST, "-p", str(self.port), "wordduel.asgi:application"],
                 cwd=ROOT,
                 env=self.env,
@@ -350,7 +352,7 @@ class CeleryWorker(_ProcessGroup):
 
     def start(self) -> None:
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
+            self.process = spawn(
                 [
                     sys.executable,
                     "-m",
