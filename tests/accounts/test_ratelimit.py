@@ -25,8 +25,10 @@ def test_sign_in_attempts_beyond_the_allowance_get_429_and_the_message(alice) ->
 
 
 def test_the_allowance_is_per_address(alice) -> None:
-    for _ in range(ratelimit.SIGN_IN.count + 1):
+    for _ in range(ratelimit.SIGN_IN.count):
         Client().post("/accounts/sign-in/", {"username": "alice", "password": "wrong"})
+    limited = Client().post("/accounts/sign-in/", {"username": "alice", "password": "wrong"})
+    assert limited.status_code == 429  # this address has used its allowance
     elsewhere = Client(REMOTE_ADDR="10.9.8.7")
     response = elsewhere.post(
         "/accounts/sign-in/", {"username": "alice", "password": "pw-correct-horse"}

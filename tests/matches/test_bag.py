@@ -5,9 +5,12 @@ recipe of docs/RECORDS.md run against a real game.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import random
 import re
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -167,16 +170,70 @@ def test_a_live_game_is_the_engine_replay_of_its_seed_contributions_and_moves(
     assert any(turn.kind == Turn.Kind.SWAP for turn in turns)
 
 
-def test_there_is_no_second_shuffler() -> None:
-    """Only the random test player may use ``random``; nothing shuffles a bag."""
-    engine = ROOT / "matches" / "engine"
-    for source in [*engine.glob("*.py"), ROOT / "matches" / "services.py"]:
-        text = source.read_text()
-        assert "shuffle(" not in text or source.name == "randomplay.py", source
-        if source.name != "randomplay.py":
-            assert not re.search(r"^\s*(import random|from random )", text, re.M), source
-    tiles = (engine / "tiles.py").read_text()
-    assert 'hmac.digest(self.seed, self.salt + index.to_bytes(8, "big"), "sha256")' in tiles
+_RANDOM_FUNCTIONS = ("random", "getrandbits", "shuffle", "choice", "choices", "sample",
+                     "randrange", "randint", "uniform", "randbytes")  # fmt: skip
+
+
+@contextlib.contextmanager
+def no_chance(used: list[str]) -> Iterator[None]:
+    """Every function of Python's ``random`` (module, instances, SystemRandom) raises, and
+    says so in ``used``, while the block runs."""
+
+    def forbidden(name: str) -> Callable[..., Any]:
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            used.append(name)
+            raise AssertionError(f"random.{name} was called")
+
+        return refuse
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name in _RANDOM_FUNCTIONS:
+            for owner in (random, random.Random, random.SystemRandom):
+                if hasattr(owner, name):
+                    patch.setattr(owner, name, forbidden(name))
+        yield
+
+
+def test_no_source_of_chance_but_the_committed_stream_decides_a_draw(
+    live_match: Match, alice: Member, bob: Member, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole game through the services with Python's ``random`` out of reach while each
+    service runs: the game still plays to its end, and every draw is the engine's replay of
+    the seed and the contributions, so nothing else shuffles a bag."""
+    real_commit = services.match_commit
+    used: list[str] = []
+
+    def commit_without_chance(**kwargs: Any) -> services.CommitOutcome:
+        with no_chance(used):
+            return real_commit(**kwargs)
+
+    monkeypatch.setattr(services, "match_commit", commit_without_chance)
+    match = play_out(live_match, (alice, bob), seed=33)
+    assert match.is_over
+    assert used == []
+    turns = list(match.turns.order_by("number"))
+    assert any(turn.kind == Turn.Kind.SWAP for turn in turns)  # a swap reshuffles the bag
+    replayed = replay(
+        [move_of(turn) for turn in turns],
+        ruleset=match.ruleset,
+        seed=bytes.fromhex(match.bag_seed),
+        salt=salt_of(list(match.seats.order_by("position"))),
+        lexicon=get_lexicon(match.lexicon, max_len=get_ruleset(match.ruleset).lexicon_max_len),
+    )
+    assert [turn.drawn for turn in turns] == ["".join(t.drawn) for t in replayed.turns]
+
+
+def test_the_guard_against_chance_sees_every_kind_of_shuffle() -> None:
+    """The plant: a bag shuffled with ``random`` in any of its forms is caught."""
+    used: list[str] = []
+    with no_chance(used):
+        for shuffle in (random.shuffle, random.Random(1).shuffle, random.SystemRandom().shuffle):
+            with pytest.raises(AssertionError):
+                shuffle(list("AEIOU"))
+        with pytest.raises(AssertionError):
+            random.SystemRandom().random()
+    assert used == ["shuffle", "shuffle", "shuffle", "random"]
+    random.Random(1).shuffle(list("AEIOU"))  # and nothing stays patched after it
 
 
 def test_nothing_sent_during_play_carries_the_seed(

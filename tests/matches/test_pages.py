@@ -260,14 +260,14 @@ def test_moves_and_tiles_appear_after_play(live_match, alice, bob) -> None:
     play_a_few_moves(live_match, alice, bob)
     html = page(signed_in(None), f"/matches/{live_match.id}/")
     first = live_match.turns.get(number=1)
-    if first.kind == Turn.Kind.PLAY:
-        word = first.words[0]["tiles"].upper()
-        assert f"played {word} at 8H" in html
-        for tile in first.placement:
-            square = f"{chr(65 + tile['col'])}{tile['row'] + 1}"
-            cell = re.search(rf'<td class="sq tile[^"]*" data-square="{square}">(\w)', html)
-            assert cell is not None
-            assert cell[1] == tile["letter"]
+    assert first.kind == Turn.Kind.PLAY, "live_match's fixed deal gives First a two-letter opening"
+    word = first.words[0]["tiles"].upper()
+    assert f"played {word} at 8H" in html
+    for tile in first.placement:
+        square = f"{chr(65 + tile['col'])}{tile['row'] + 1}"
+        cell = re.search(rf'<td class="sq tile[^"]*" data-square="{square}">(\w)', html)
+        assert cell is not None
+        assert cell[1] == tile["letter"]
     assert "swapped 7 tiles" in html
     assert "passed" in html
     assert 'id="your-rack"' not in html

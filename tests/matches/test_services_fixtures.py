@@ -62,9 +62,16 @@ def test_a_fixture_with_one_player_leaves_the_other_seat_free(organiser, bob) ->
     assert match.status == Match.Status.SCHEDULED
 
 
-def test_a_fixture_without_kick_off_and_both_players_is_live_at_once(live_match) -> None:
-    assert live_match.status == Match.Status.LIVE
-    assert [len(seat.rack) for seat in live_match.seats.all()] == [7, 7]
+def test_a_fixture_without_kick_off_and_both_players_is_live_at_once(
+    make_fixture, alice, bob
+) -> None:
+    match = make_fixture(first=alice, second=bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+    assert (match.turn_number, match.to_move) == (0, 0)
+    seats = list(match.seats.order_by("position"))
+    assert [seat.member for seat in seats] == [alice, bob]
+    assert [len(seat.rack) for seat in seats] == [7, 7]
 
 
 def test_only_organisers_schedule_fixtures(alice) -> None:
