@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
 export REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install run test lint format bench chromium reliability reliability-long audit
+.PHONY: install run test check lint typecheck format bench chromium reliability reliability-long audit
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,17 @@ chromium:
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy wordduel accounts lexicon matches
+
+# The fast loop: lint, types, and every test that needs neither a browser nor fault
+# injection, at the quick depth (fewer repetitions of the randomised ones), on both cores.
+# Under 90 seconds; `make test` is still what must pass before anything lands.
+CHECK_SELECTION := tests --ignore=tests/e2e --ignore=tests/reliability -m "not slow and not browser"
+check: $(STAMP) lint typecheck
+	WORDDUEL_TEST_DEPTH=quick scripts/with-services.sh $(BIN)/python -m pytest -q -n 2 \
+	  -p no:cacheprovider $(CHECK_SELECTION)
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -44,6 +44,24 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     end_all()
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database commits without waiting for its WAL to reach the disk.
+
+    Every transactional test ends with a flush of a few dozen commits, and each commit waited
+    for an fsync; durability across a server crash means nothing for a throwaway database.
+    Set on the database, so the Daphne and Celery processes the tests start inherit it too.
+    """
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        with connection.cursor() as cursor:
+            name = connection.ops.quote_name(connection.settings_dict["NAME"])
+            cursor.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
+        connection.close()  # the next connection starts with the setting
+    return django_db_setup
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _end_stray_connections(django_db_setup, django_db_blocker):
     """Close connections left by worker threads (async tests) so the test DB can be dropped."""

@@ -30,9 +30,10 @@ from matches.engine import (
 )
 from matches.engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
 from matches.engine.randomplay import AnagramIndex, random_move
+from tests.depth import repetitions
 from tests.engine.helpers import game_with, play
 
-GAMES = 200
+GAMES = repetitions(full=200, quick=30)
 
 
 def assert_conserved(game: Game) -> None:
@@ -134,7 +135,7 @@ wire_moves = (
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=repetitions(full=300, quick=60), deadline=None)
 @given(data=wire_moves, player=st.integers(-1, 2), opened=st.booleans())
 def test_any_input_is_a_move_error_or_a_new_game(data: Any, player: int, opened: bool) -> None:
     game = Game.new(seed=bytes(32))
@@ -190,7 +191,7 @@ def _random_finished_game(
 
 
 @settings(
-    max_examples=40,
+    max_examples=repetitions(full=40, quick=10),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -247,7 +248,7 @@ free_text = st.lists(st.text(max_size=8) | _CONTROLS | st.sampled_from(["#", ">"
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=repetitions(full=200, quick=50), deadline=None)
 @given(names=st.tuples(free_text, free_text), title=free_text, notes=st.lists(free_text))
 def test_no_free_text_adds_a_line_to_an_export(
     names: tuple[str, str], title: str, notes: list[str]
@@ -343,7 +344,11 @@ def _mutated_records(draw: st.DrawFn) -> bytes:
     return b"\n".join(lines)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=repetitions(full=600, quick=150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     data=st.binary(max_size=2000)
     | st.text(max_size=500)

@@ -17,6 +17,8 @@ import pytest
 
 from tests.processes import spawn
 
+pytestmark = pytest.mark.slow  # two pytest runs, each waiting out its timeout
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

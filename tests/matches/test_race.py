@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 
 from matches import services
 from matches.models import Match, Turn
+from tests.depth import repetitions
 from tests.matches.test_ws_helpers import (
     Opener,
     Socket,
@@ -38,7 +39,7 @@ async def connect() -> AsyncIterator[Opener]:
         yield open_
 
 
-RACES = 200
+RACES = repetitions(full=200, quick=30)
 
 
 def _turns(match_id: int) -> list[tuple[int, str]]:

@@ -23,6 +23,7 @@ from lexicon.lexicon import Lexicon, get_lexicon
 from matches.engine import Game, MoveError, move_from_dict
 from matches.models import Match
 from matches.protocol import COMMIT_TYPES, MAX_FRAME_BYTES
+from tests.depth import repetitions
 from tests.matches.test_ws_helpers import (
     Opener,
     Socket,
@@ -184,7 +185,7 @@ async def arena(
 
 
 @hypothesis_settings(
-    max_examples=100,
+    max_examples=repetitions(full=100, quick=25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

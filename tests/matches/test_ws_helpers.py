@@ -134,8 +134,18 @@ class Socket:
         return answer["snapshot"]
 
     async def is_quiet(self) -> bool:
-        """Nothing unread and nothing more on its way."""
-        return not self.unread and await self.communicator.receive_nothing()
+        """Nothing unread, and nothing on its way: a ``sync`` of our own, sent now, must be
+        answered by the very next frame (a stray frame sent before it would arrive first,
+        however late; frames keep their order on one socket)."""
+        if self.unread:
+            return False
+        client_id = new_client_id("quiet")
+        await self.send({"type": "sync", "id": client_id})
+        frame = await self._receive()
+        if frame.get("id") == client_id and frame["type"] in {"snapshot", "error"}:
+            return True  # its answer (an error for a socket whose session has lapsed)
+        self.unread.append(frame)
+        return False
 
     async def close(self) -> None:
         if not self.communicator.future.done():
