@@ -22,17 +22,12 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .errors import EngineError
+from .errors import LexiconNotIterable
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: Every letter's bit set: the cross-check of a square no cross-word constrains.
 ALL_LETTERS = (1 << len(ALPHABET)) - 1
 _CODE = {letter: code for code, letter in enumerate(ALPHABET)}
-
-
-class LexiconNotIterable(EngineError, TypeError):
-    """A word graph needs the lexicon's words, so the lexicon must be iterable (a set, a
-    frozenset or a ``Lexicon``), not merely support ``in``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +232,7 @@ def _is_az(word: str) -> bool:
 
 # -- one graph per lexicon, shared ----------------------------------------------------------
 
-_CACHE_SIZE = 4
+_CACHE_SIZE = 8
 _cache: OrderedDict[int, tuple[object, WordGraph]] = OrderedDict()
 _cache_lock = threading.Lock()
 
