@@ -478,7 +478,7 @@ class _Generator:
         across = line.across
         chars = line.chars[start : start + len(placed) + _old_in_word(line, start, placed)]
         tiles = []
-        words = [None]
+        crosses: list[WordScore] = []
         for p, code, blank in placed:
             i = index[p]
             key = i * 64 + code * 2 + blank
@@ -493,13 +493,13 @@ class _Generator:
             except KeyError:
                 cross = cross_cache[key] = self._cross_word(line, p, code, blank)
             if cross is not None:
-                words.append(cross)
+                crosses.append(cross)
         first = index[start]
-        words[0] = WordScore("".join(chars), first // n, first % n, line.across, main_score)
+        main = WordScore("".join(chars), first // n, first % n, across, main_score)
         return LegalMove(
             Play(tuple(tiles)),
             score,
-            tuple(words),
+            (main, *crosses),
             len(placed) == self.rules.rack_size and self.full_rack,
         )
 

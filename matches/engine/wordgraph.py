@@ -189,7 +189,7 @@ class WordGraph:
     def stats(self) -> GraphStats:
         """Size and build cost."""
         size = sys.getsizeof(self.children) + sys.getsizeof(self.terminal)
-        size += sys.getsizeof(self.letters)
+        size += sys.getsizeof(self.letters) + sys.getsizeof(self.reach)
         size += sum(sys.getsizeof(edges) for edges in self.children)
         # Node ids above 256 are int objects of their own (one per node, shared by its edges);
         # letter masks likewise.
