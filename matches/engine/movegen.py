@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 #: Index of the blank in the rack counts (letters are 0-25).
 _BLANK_CODE = 26
-_KIND_RANK = {"play": 0, "swap": 1, "pass": 2}
 
 
 @dataclass(frozen=True, slots=True)
