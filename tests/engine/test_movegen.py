@@ -5,7 +5,10 @@ The brute force shares nothing with the generator but the engine's own rules: fo
 and every stretch of squares in it (empty on both ends, holding 1 to 7 empty squares), it
 takes the dictionary words of that length that agree with the tiles already in the stretch
 and can be made from the rack, tries each way of spelling them with the blanks, and lets
-``evaluate_play`` (what ``Game.apply`` runs) accept and score the play.
+``evaluate_play`` (what ``Game.apply`` runs) accept and score the play. To keep 300+
+positions within a minute it looks words up in plain indexes (by length, letter and offset;
+by the set of letters a word uses) and skips a word at once when a cross-word it would make
+is not in the dictionary; those shortcuts only narrow what ``evaluate_play`` is asked.
 """
 
 from __future__ import annotations
@@ -65,14 +68,12 @@ class BruteForce:
         self.by_letter_set: dict[int, list[str]] = defaultdict(list)
         for word, bits in entries:
             self.by_letter_set[bits].append(word)
-        self.by_length: dict[int, list[tuple[str, int]]] = defaultdict(list)
         #: (length, offset, letter) -> the words of that length with that letter there.
         self.by_letter_at: dict[tuple[int, int, str], list[tuple[str, int]]] = defaultdict(list)
         #: (length, offset, two letters) -> the words with those two letters from there on.
         self.by_pair_at: dict[tuple[int, int, str], list[tuple[str, int]]] = defaultdict(list)
         for entry in entries:
             word = entry[0]
-            self.by_length[len(word)].append(entry)
             for offset, letter in enumerate(word):
                 self.by_letter_at[len(word), offset, letter].append(entry)
                 self.by_pair_at[len(word), offset, word[offset : offset + 2]].append(entry)
