@@ -264,8 +264,8 @@ per-square search (`get_location_best_move`, what the pool maps) in one process 
 about {peer["words"]:.0f} permutations at one square beside the tiles, and scaled by
 permutations and squares: median
 {peer["per_square_s"]:.1f} s a square, about {peer["full_s"]:,.0f} s a position on one core
-(at best half that over this machine's two). It also finds less: no play through tiles
-already on the board, and no play with a blank.
+(at best half that over this machine's two). It also finds less: its new tiles always sit
+side by side (never on both sides of a tile already on the board), and a blank never plays.
 """
     return f"""{SECTION}
 
