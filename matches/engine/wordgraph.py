@@ -48,7 +48,8 @@ class WordGraph:
 
     ``children[node]`` maps a letter code to the next node; ``terminal[node]`` says whether
     the path to ``node`` spells a whole word; ``letters[node]`` is the bit set of the letters
-    leaving ``node`` (a cheap filter before touching the dict). Node 0 is the root.
+    leaving ``node`` (a cheap filter before touching the dict); ``reach`` holds, per node and
+    depth, the letters found within that many steps (see ``_reach``). Node 0 is the root.
     """
 
     __slots__ = (
@@ -146,13 +147,9 @@ class WordGraph:
             assert edges is not None
             dense.append({letter: new_id[target] for letter, target in edges.items()})
         finals = [terminal[old] for old in order]
-        return cls(
-            dense,
-            finals,
-            name=name,
-            word_count=len(clean),
-            build_seconds=time.perf_counter() - started,
-        )
+        graph = cls(dense, finals, name=name, word_count=len(clean), build_seconds=0.0)
+        graph.build_seconds = time.perf_counter() - started
+        return graph
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
