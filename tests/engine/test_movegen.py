@@ -308,6 +308,8 @@ GAMES = {"word-duel": 3, "classic": 3, "outspell": 10}
 RULESET_NAMES = tuple(GAMES)
 #: Every this-many turns of each random game is a position (plus the opening and the last).
 EVERY = 3
+#: Racks of a full-rack, two-blank opening (a position of its own, and a golden test).
+QUIZD = ("??QUIZD", "E")
 
 
 @cache
@@ -363,6 +365,9 @@ def positions() -> tuple[tuple[str, Game], ...]:
                 move = random_move(game, lexicon=lexicon, index=anagrams(), rng=rng)
                 game = game.apply(move, player=game.to_move, lexicon=lexicon)
                 turn += 1
+    # A full rack with two blanks (cheap on an empty board): bingos such as QUIzZeD, with a
+    # blank standing for a letter the rack also holds.
+    found.append(("classic-opening-QUIZD-2blanks", game_with(ruleset="classic", racks=QUIZD)))
     return tuple(found)
 
 
@@ -487,6 +492,27 @@ def test_opening_bingo_scores_per_ruleset() -> None:
         assert best is not None
         assert best.score == 16 + bonus
         assert best.bingo
+
+
+def test_full_rack_with_two_blanks_bingos() -> None:
+    # QUIZZED from Q U I Z D and two blanks (a Z and the E), through the star: Q 10 + U 1 +
+    # I 1 + Z 10 + D 2 = 24, doubled, + 50. Best: a real 10-point tile on a DL as well,
+    # (24 + 10) x 2 + 50 = 118: the Q on D8 (from D8, either Z the blank) or the real Z on
+    # L8 (QUIzZeD from H8), and the same down (Q on H4, or the real Z on H12): six plays.
+    moves = legal_moves(game_with(ruleset="classic", racks=QUIZD), lexicon=lexicon_for("classic"))
+    bingos = [move for move in moves if move.bingo]
+    assert {move.words[0].tiles for move in bingos} == {"QUIZzeD", "QUIzZeD"}
+    assert len(bingos) == 2 * 7 * 2
+    assert ranked(moves)[0].score == 118
+    best = {(m.words[0].position, m.words[0].tiles) for m in moves if m.score == 118}
+    assert best == {
+        ("8D", "QUIZzeD"),
+        ("8D", "QUIzZeD"),
+        ("8H", "QUIzZeD"),
+        ("H4", "QUIZzeD"),
+        ("H4", "QUIzZeD"),
+        ("H8", "QUIzZeD"),
+    }
 
 
 def test_blank_tried_as_every_letter_and_worth_nothing() -> None:
