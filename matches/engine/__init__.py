@@ -11,6 +11,7 @@ from .errors import (
     EngineError,
     FirstWordTooShort,
     GcgError,
+    LexiconNotIterable,
     MalformedMove,
     MatchOver,
     MissesStar,
@@ -51,10 +52,12 @@ from .gcg import (
     verify_record,
     verify_records,
 )
+from .movegen import LegalMove, best_play, legal_moves, legal_plays, legal_swaps, ranked
 from .moves import BLANK, Move, Pass, PlacedTile, Play, Swap, check_move_shape, move_from_dict
 from .rulesets import DEFAULT_RULESET, RULESETS, Ruleset, get_ruleset
 from .scoring import PlayScore, WordScore, score_play
 from .tiles import DrawStream, draw_tiles, new_seed
+from .wordgraph import GraphStats, WordGraph, clear_word_graphs, word_graph
 
 __all__ = [
     "BLANK",
@@ -77,6 +80,9 @@ __all__ = [
     "GcgEvent",
     "GcgPlayer",
     "GcgRecord",
+    "GraphStats",
+    "LegalMove",
+    "LexiconNotIterable",
     "MalformedMove",
     "MatchOver",
     "Mismatch",
@@ -101,21 +107,29 @@ __all__ = [
     "UnknownRuleset",
     "VerifyReport",
     "WholeRackSwap",
+    "WordGraph",
     "WordScore",
+    "best_play",
     "check_move_shape",
+    "clear_word_graphs",
     "draw_tiles",
     "export_gcg",
     "format_gcg",
     "format_position",
     "get_ruleset",
+    "legal_moves",
+    "legal_plays",
+    "legal_swaps",
     "move_from_dict",
     "new_seed",
     "parse_gcg",
     "parse_position",
     "play_from_gcg",
+    "ranked",
     "replay",
     "replay_draws",
     "score_play",
     "verify_record",
     "verify_records",
+    "word_graph",
 ]

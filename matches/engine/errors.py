@@ -136,6 +136,12 @@ class WholeRackSwap(MoveError):
     default_message = "You can only swap your whole rack."
 
 
+class LexiconNotIterable(EngineError, TypeError):
+    """The move generator was given a lexicon it cannot list: a word graph is built from the
+    words, so the lexicon must be iterable (a set, a frozenset, a ``Lexicon``), not merely
+    answer ``in``."""
+
+
 class UnknownRuleset(LookupError):
     """No ruleset has that name."""
 
