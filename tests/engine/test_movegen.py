@@ -45,6 +45,7 @@ from matches.engine import (
 )
 from matches.engine.randomplay import AnagramIndex, random_move
 from matches.engine.scoring import evaluate_play
+from tests.depth import repetitions
 from tests.engine.helpers import game_with
 
 Placement = frozenset[PlacedTile]
@@ -304,10 +305,14 @@ def brute_force_swaps(game: Game) -> set[tuple[str, ...]]:
 # -- positions ----------------------------------------------------------------------------------
 
 #: Random games per ruleset (outspell's small board makes cheap positions: more of them).
-GAMES = {"word-duel": 3, "classic": 3, "outspell": 10}
+GAMES = {
+    "word-duel": repetitions(full=3, quick=1),
+    "classic": repetitions(full=3, quick=1),
+    "outspell": repetitions(full=10, quick=2),
+}
 RULESET_NAMES = tuple(GAMES)
 #: Every this-many turns of each random game is a position (plus the opening and the last).
-EVERY = 3
+EVERY = repetitions(full=3, quick=9)
 #: Racks of a full-rack, two-blank opening (a position of its own, and a golden test).
 QUIZD = ("??QUIZD", "E")
 
@@ -336,43 +341,51 @@ def _with_rack(game: Game, rack: tuple[str, ...]) -> Game:
 
 
 @cache
-def positions() -> tuple[tuple[str, Game], ...]:
-    """Random games of each ruleset (fixed seeds), stopped every few turns; for the rulesets
-    with blanks, each mid-game position is also tried with one and with two blanks."""
+def positions_of(ruleset: str, number: int) -> tuple[tuple[str, Game], ...]:
+    """Random game ``number`` of ``ruleset`` (a fixed seed), stopped every few turns; for the
+    rulesets with blanks, mid-game positions are also tried with one and with two blanks."""
     found: list[tuple[str, Game]] = []
-    for ruleset in RULESET_NAMES:
-        lexicon = lexicon_for(ruleset)
-        for number in range(GAMES[ruleset]):
-            rng = random.Random(f"{ruleset}/{number}")
-            game = Game.new(ruleset=ruleset, seed=rng.randbytes(32))
-            turn = 0
-            while not game.is_over:
-                rack = game.racks[game.to_move]
-                last = not game.bag and len(rack) <= 3
-                label = f"{ruleset}-{number}-t{turn}"
-                if turn % EVERY == 0 or last:
-                    found.append((label, game))
-                    # The blank cases, kept cheap: 4 tiles with one blank, 3 with two (a
-                    # blank multiplies the plays by up to 26), in turn at two stops of every three.
-                    plain = tuple(tile for tile in rack if tile != BLANK)
-                    if game.ruleset.has_blanks and turn % EVERY == 0 and len(plain) >= 3:
-                        if turn % (3 * EVERY) == EVERY:
-                            one = tuple(sorted((BLANK, *plain[:3])))
-                            found.append((f"{label}-1blank", _with_rack(game, one)))
-                        elif turn % (3 * EVERY) == 2 * EVERY:
-                            two = tuple(sorted((BLANK, BLANK, plain[0])))
-                            found.append((f"{label}-2blanks", _with_rack(game, two)))
-                move = random_move(game, lexicon=lexicon, index=anagrams(), rng=rng)
-                game = game.apply(move, player=game.to_move, lexicon=lexicon)
-                turn += 1
-    # A full rack with two blanks (cheap on an empty board): bingos such as QUIzZeD, with a
-    # blank standing for a letter the rack also holds.
-    found.append(("classic-opening-QUIZD-2blanks", game_with(ruleset="classic", racks=QUIZD)))
+    lexicon = lexicon_for(ruleset)
+    rng = random.Random(f"{ruleset}/{number}")
+    game = Game.new(ruleset=ruleset, seed=rng.randbytes(32))
+    turn = 0
+    while not game.is_over:
+        rack = game.racks[game.to_move]
+        last = not game.bag and len(rack) <= 3
+        label = f"{ruleset}-{number}-t{turn}"
+        if turn % EVERY == 0 or last:
+            found.append((label, game))
+            # The blank cases, kept cheap: 4 tiles with one blank, 3 with two (a blank
+            # multiplies the plays by up to 26), in turn at two stops of every three.
+            plain = tuple(tile for tile in rack if tile != BLANK)
+            if game.ruleset.has_blanks and turn % EVERY == 0 and len(plain) >= 3:
+                if turn % (3 * EVERY) == EVERY:
+                    one = tuple(sorted((BLANK, *plain[:3])))
+                    found.append((f"{label}-1blank", _with_rack(game, one)))
+                elif turn % (3 * EVERY) == 2 * EVERY:
+                    two = tuple(sorted((BLANK, BLANK, plain[0])))
+                    found.append((f"{label}-2blanks", _with_rack(game, two)))
+        move = random_move(game, lexicon=lexicon, index=anagrams(), rng=rng)
+        game = game.apply(move, player=game.to_move, lexicon=lexicon)
+        turn += 1
     return tuple(found)
 
 
-def position_ids() -> list[str]:
-    return [label for label, _ in positions()]
+#: A full rack with two blanks (cheap on an empty board): bingos such as QUIzZeD, with a
+#: blank standing for a letter the rack also holds.
+QUIZD_CASE = ("classic", -1)
+CASES = [(ruleset, number) for ruleset in RULESET_NAMES for number in range(GAMES[ruleset])]
+
+
+def positions_of_case(ruleset: str, number: int) -> tuple[tuple[str, Game], ...]:
+    if (ruleset, number) == QUIZD_CASE:
+        return (("classic-opening-QUIZD-2blanks", game_with(ruleset="classic", racks=QUIZD)),)
+    return positions_of(ruleset, number)
+
+
+def positions() -> tuple[tuple[str, Game], ...]:
+    """Every position of every case (built when first asked for, not at collection)."""
+    return tuple(found for case in [*CASES, QUIZD_CASE] for found in positions_of_case(*case))
 
 
 # -- the exactness test -----------------------------------------------------------------------
@@ -385,7 +398,6 @@ def _long_lived_heap_frozen() -> Iterator[None]:
     for ruleset in RULESET_NAMES:
         brute()
         word_graph(lexicon_for(ruleset))
-    positions()
     gc.collect()
     gc.freeze()
     yield
@@ -398,20 +410,26 @@ APPLY_ALL_UP_TO = 120
 
 def test_enough_positions_of_every_kind() -> None:
     found = positions()
-    assert len(found) >= 300
+    assert len(found) >= repetitions(full=300, quick=20)
     labels = [label for label, _ in found]
     for ruleset in RULESET_NAMES:
-        assert sum(label.startswith(ruleset + "-") for label in labels) >= 60
+        assert sum(label.startswith(ruleset + "-") for label in labels) >= repetitions(
+            full=60, quick=4
+        )
     racks = [game.racks[game.to_move] for _, game in found]
-    assert sum(rack.count(BLANK) == 1 for rack in racks) >= 30
-    assert sum(rack.count(BLANK) == 2 for rack in racks) >= 20
+    assert sum(rack.count(BLANK) == 1 for rack in racks) >= repetitions(full=30, quick=1)
+    assert sum(rack.count(BLANK) == 2 for rack in racks) >= repetitions(full=20, quick=1)
     assert sum(game.board.is_empty for _, game in found) >= sum(GAMES.values())
-    assert sum(not game.bag for _, game in found) >= 30
+    assert sum(not game.bag for _, game in found) >= repetitions(full=30, quick=3)
 
 
-@pytest.mark.parametrize("index", range(len(positions())), ids=position_ids())
-def test_generator_lists_exactly_the_legal_moves(index: int) -> None:
-    label, game = positions()[index]
+@pytest.mark.parametrize(("ruleset", "number"), [*CASES, QUIZD_CASE])
+def test_generator_lists_exactly_the_legal_moves(ruleset: str, number: int) -> None:
+    for label, game in positions_of_case(ruleset, number):
+        check_position(label, game)
+
+
+def check_position(label: str, game: Game) -> None:
     ruleset = game.ruleset.name
     lexicon = lexicon_for(ruleset)
     rack = game.racks[game.to_move]
