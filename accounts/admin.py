@@ -15,7 +15,7 @@ class MemberAdmin(UserAdmin):
     """UserAdmin with the club's own field; the organiser column shows who may schedule."""
 
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         ("Club", {"fields": ("display_name",)}),
     )
     add_fieldsets = (

@@ -1,22 +1,18 @@
-"""API routes, mounted at ``/api/`` by ``wordduel/urls.py``; and the GCG download beside the pages.
+"""API routes, mounted at ``/api/`` by ``wordduel/urls.py``: django-ninja's, then a JSON 404
+for every other path under ``/api/`` (a non-numeric id included)."""
 
-``export_urlpatterns`` holds ``matches/<id>/export.gcg`` for mounting at the site's root, so
-the download sits next to the match page it exports.
-"""
+from django.http import HttpRequest, HttpResponse
+from django.urls import path, re_path
 
-from django.urls import path
+from matches.api import api, refusal_response
+from matches.schemas import ApiError
 
-from matches import api
+
+def no_such_path(request: HttpRequest, rest: str = "") -> HttpResponse:
+    return refusal_response(request, 404, ApiError(error="No such match.", code="not_found"))
+
 
 urlpatterns = [
-    path("schema/", api.schema, name="api-schema"),
-    path("matches/", api.match_list, name="api-matches"),
-    path("matches/<int:match_id>/", api.match_state, name="api-match"),
-    path("matches/<int:match_id>/replay", api.match_replay, name="api-match-replay"),
-    path("matches/<int:match_id>/contribute", api.match_contribute, name="api-match-contribute"),
-    path("matches/<int:match_id>/export.gcg", api.match_export_gcg, name="api-match-export-gcg"),
-]
-
-export_urlpatterns = [
-    path("matches/<int:match_id>/export.gcg", api.match_export_gcg, name="match-export-gcg"),
+    path("", api.urls),
+    re_path(r"^(?P<rest>.*)$", no_such_path),
 ]

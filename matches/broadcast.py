@@ -148,7 +148,7 @@ class _Subscription:
                 recipients.append(watcher)
             else:
                 held.append(message)
-        if (message.get("event") or {}).get("kind") == "key_rotated":
+        if message.get("kind") == "key_rotated":
             # Key holders re-check their access in the database: side by side, not in turn.
             await asyncio.gather(*(_relay(watcher, message) for watcher in recipients))
             return
@@ -160,7 +160,7 @@ def _addressed_to(message: dict[str, Any], watcher: Watcher) -> bool:
     """Public news is for every watcher; a rack only for its own member's sockets."""
     if message.get("type") != "match.private":
         return True
-    member_id = (message.get("event") or {}).get("member_id")
+    member_id = message.get("member_id")
     return member_id is not None and member_id == watcher.member_id
 
 

@@ -1,4 +1,4 @@
-"""Typed event payloads and their publication to the channel layer.
+"""News of a match (typed events) and its publication to the channel layer.
 
 Services build events from ``visibility`` output and hand them to :func:`publish_on_commit`,
 which sends them only once the transaction has committed: a rolled-back change announces
@@ -10,19 +10,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from matches.protocol import encode, event_frame
+from matches.schemas import EventKind, RackFrame, RackNews, Shape, encode, event_frame
 
 logger = logging.getLogger(__name__)
-
-EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated"]
 
 
 def match_group(match_id: int) -> str:
@@ -33,35 +31,60 @@ def match_group(match_id: int) -> str:
 
 @dataclass(frozen=True)
 class PublicEvent:
-    """News everyone watching the match may see (built by visibility)."""
+    """News everyone watching the match may see (its data built by visibility)."""
 
     match_id: int
     kind: EventKind
-    data: dict[str, Any]
+    data: Shape
 
 
 @dataclass(frozen=True)
 class PrivateEvent:
-    """News for one member only, about one match (their rack)."""
+    """News for one member only, about one match: their rack."""
 
     match_id: int
     member_id: int
     kind: Literal["rack"]
-    data: dict[str, Any] = field(default_factory=dict)
+    data: RackNews
 
 
 Event = PublicEvent | PrivateEvent
 
 
-def _message(event: Event) -> tuple[str, dict[str, Any]]:
-    # A shallow dict: the layer serialises (or, in memory, deep-copies) the message anyway,
-    # so copying the payload here too (``asdict``) was work thrown away on every commit.
-    body = {f.name: getattr(event, f.name) for f in fields(event)}
+class PublicNews(TypedDict):
+    """A public event as the channel layer carries it: the frame, encoded once for all."""
+
+    type: Literal["match.public"]
+    match_id: int
+    kind: str
+    text: str
+
+
+class PrivateNews(TypedDict):
+    """A rack as the channel layer carries it, for ``member_id``'s sockets only."""
+
+    type: Literal["match.private"]
+    match_id: int
+    member_id: int
+    text: str
+
+
+News = PublicNews | PrivateNews
+
+
+def _message(event: Event) -> tuple[str, News]:
+    """The group and the layer message of ``event``: its frame encoded here, once, rather
+    than once per socket."""
+    group = match_group(event.match_id)
     if isinstance(event, PublicEvent):
-        # The frame every watcher gets, encoded once here rather than once per socket.
-        text = encode(event_frame(event.kind, event.match_id, event.data))
-        return match_group(event.match_id), {"type": "match.public", "event": body, "text": text}
-    return match_group(event.match_id), {"type": "match.private", "event": body}
+        frame = encode(event_frame(event.kind, event.match_id, event.data))
+        return group, PublicNews(
+            type="match.public", match_id=event.match_id, kind=event.kind, text=frame
+        )
+    text = encode(RackFrame(match_id=event.match_id, data=event.data))
+    return group, PrivateNews(
+        type="match.private", match_id=event.match_id, member_id=event.member_id, text=text
+    )
 
 
 #: Attempts per event. A pooled Redis connection that outlived a Redis restart fails its

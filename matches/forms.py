@@ -119,7 +119,7 @@ class FixtureForm(LocalTimeMixin):
         return self._clean_player("second")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if "kickoff_at" in data:
             data["kickoff_at"] = self.to_utc(data["kickoff_at"])
             self.check_not_past("kickoff_at")
@@ -196,7 +196,7 @@ class RoundRobinForm(LocalTimeMixin):
         return members
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if "first_kickoff" in data:
             data["first_kickoff"] = self.to_utc(data["first_kickoff"])
             self.check_not_past("first_kickoff")

@@ -8,6 +8,7 @@ the hidden fields ever leaves the server except through ``matches.visibility``.
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -145,7 +146,7 @@ class Match(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.bag_commitment:
             self.bag_commitment = hashlib.sha256(bytes.fromhex(self.bag_seed)).hexdigest()
         super().save(*args, **kwargs)
@@ -232,7 +233,8 @@ class Turn(models.Model):
 
 
 class CommitReceipt(models.Model):
-    """The answer given to a client's commit id, so a retry answers the same and applies once."""
+    """The answer given to a client's request id (a move, a seat), so a retry answers the
+    same and applies once."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)

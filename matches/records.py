@@ -34,7 +34,7 @@ class BagReport:
 
 
 def salt_of(seats: list[Seat]) -> bytes:
-    """The stream's salt: the seats' contributions in seat order, as ``services._open`` deals."""
+    """The draw stream's salt: the seats' contributions in seat order (the deal uses it too)."""
     return b"".join(bytes.fromhex(seat.contribution) for seat in seats)
 
 

@@ -28,7 +28,7 @@ def _listed(matches: QuerySet[Match]) -> QuerySet[Match]:
     return matches.select_related("tournament").prefetch_related("seats__member")
 
 
-def home_lists(user: Member | Any) -> dict[str, list[dict[str, Any]]]:
+def home_lists(user: Member | Any) -> dict[str, list[visibility.MatchLine]]:
     """Upcoming and live matches (soonest first), and recently finished ones (latest first)."""
     matches = visibility.visible_matches(user)
     upcoming = _listed(
@@ -42,19 +42,19 @@ def home_lists(user: Member | Any) -> dict[str, list[dict[str, Any]]]:
         )[:RECENT_LIMIT]
     )
     return {
-        "upcoming": [visibility.match_row(match) for match in upcoming],
-        "finished": [visibility.match_row(match) for match in finished],
+        "upcoming": [visibility.match_line(match) for match in upcoming],
+        "finished": [visibility.match_line(match) for match in finished],
     }
 
 
-def my_match_rows(member: Member) -> list[dict[str, Any]]:
+def my_match_lines(member: Member) -> list[visibility.MatchLine]:
     """The member's own matches, newest first (by kick-off, else by when it was made)."""
     matches = _listed(
         Match.objects.filter(seats__member=member)
         .annotate(when=Coalesce("kickoff_at", "created_at"))
         .order_by("-when", "-id")
     )
-    return [visibility.match_row(match, member_id=member.pk) for match in matches]
+    return [visibility.match_line(match, member_id=member.pk) for match in matches]
 
 
 @dataclass
@@ -110,13 +110,21 @@ def standings(tournament: Tournament) -> list[Standing]:
     return sorted(table.values(), key=lambda s: (-s.points, -s.spread, s.name.lower()))
 
 
+@dataclass(frozen=True)
+class Round:
+    """One round of a tournament and its fixtures."""
+
+    number: int | None
+    fixtures: list[visibility.MatchLine]
+
+
 def tournament_page(tournament: Tournament) -> dict[str, Any]:
     """Fixtures grouped by round, each as a list row, and the standings."""
     matches = _listed(tournament.matches.order_by("round_number", "kickoff_at", "id"))
-    rows = [visibility.match_row(match) for match in matches]
+    lines = [visibility.match_line(match) for match in matches]
     rounds = [
-        {"number": number, "fixtures": list(fixtures)}
-        for number, fixtures in groupby(rows, key=lambda row: row["round_number"])
+        Round(number, list(fixtures))
+        for number, fixtures in groupby(lines, key=lambda line: line.round_number)
     ]
     return {"rounds": rounds, "standings": standings(tournament)}
 
@@ -129,7 +137,7 @@ def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
 __all__ = [
     "Standing",
     "home_lists",
-    "my_match_rows",
+    "my_match_lines",
     "standings",
     "standings_by_name",
     "tournament_page",

@@ -3,7 +3,6 @@
 from django.urls import path
 
 from matches import views
-from matches.api_urls import export_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +14,6 @@ urlpatterns = [
     path("organise/", views.organise, name="organise"),
     path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
-    # The GCG download sits beside the match page it exports (view in matches/api.py).
-    *export_urlpatterns,
+    # The GCG download sits beside the match page it exports (also under the API).
+    path("matches/<int:match_id>/export.gcg", views.match_export_gcg, name="match-export-gcg"),
 ]

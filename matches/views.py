@@ -1,8 +1,9 @@
 """Pages. Thin: parse with a form, read through selectors/visibility, change through services.
 
-Every refusal from a service is shown with its own message and a fitting status (400 bad
-input, 403 not allowed, 409 a seat no longer available); none is a 500. A members-only match
-the viewer may not watch is a 404, so its existence is not revealed to outsiders.
+Every refusal from a service is shown with its own message and the status the refusal carries
+(400 bad input, 403 not allowed, 409 a seat no longer available); none is a 500. A match is
+read through ``visibility.access_match``, as the API and the socket read it: one the viewer
+may not watch is a 404, so its existence is not revealed to outsiders.
 """
 
 from __future__ import annotations
@@ -15,22 +16,18 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.models import ORGANISER_PERMISSION
-from matches import selectors, services, visibility
+from accounts.models import ORGANISER_PERMISSION, Member
+from matches import api, selectors, services, visibility
 from matches.forms import FixtureForm, RoundRobinForm, TakeSeatForm
-from matches.models import Match, Tournament
+from matches.models import Tournament
 
 
-def _status_for(error: services.ServiceError) -> int:
-    """The HTTP status of a refusal: 403 not allowed, 409 seat gone, 400 otherwise."""
-    if isinstance(error, services.NotAllowed):
-        return 403
-    if isinstance(error, services.SeatUnavailable):
-        return 409
-    return 400
+def _member(request: HttpRequest) -> Member:
+    """The signed-in member of a view that requires one (its decorator made sure)."""
+    assert isinstance(request.user, Member)
+    return request.user
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -42,120 +39,104 @@ def home(request: HttpRequest) -> HttpResponse:
 def my_matches(request: HttpRequest) -> HttpResponse:
     """The signed-in member's own matches, newest first."""
     return render(
-        request, "matches/my_matches.html", {"rows": selectors.my_match_rows(request.user)}
+        request, "matches/my_matches.html", {"rows": selectors.my_match_lines(_member(request))}
     )
 
 
 # ---------------------------------------------------------------- a match
 
 
-def _load_match(match_id: int) -> Match:
-    return get_object_or_404(
-        Match.objects.select_related("tournament").prefetch_related("seats__member"),
-        pk=match_id,
-    )
+def _access(request: HttpRequest, match_id: int, raw_key: object) -> visibility.MatchAccess:
+    """The match as this visitor may see it, or 404 (never revealing that it exists)."""
+    try:
+        return visibility.access_match(
+            user=request.user, match_id=match_id, key=visibility.viewing_key(raw_key)
+        )
+    except visibility.MatchNotFound:
+        raise Http404("No such match.") from None
 
 
-def _watchable(request: HttpRequest, match_id: int, key: str | None) -> Match:
-    """The match if this visitor may watch it, else 404 (never revealing that it exists)."""
-    match = _load_match(match_id)
-    if not visibility.can_watch(match, visibility.viewer_for(match, request.user, key)):
-        raise Http404("No such match.")
-    return match
-
-
-def _match_url(match: Match, key: str | None = None) -> str:
-    url = reverse("match", args=[match.id])
+def _match_url(match_id: int, key: str | None = None) -> str:
+    url = reverse("match", args=[match_id])
     return f"{url}?{urlencode({'key': key})}" if key else url
 
 
 def _render_match(
     request: HttpRequest,
-    match: Match,
+    access: visibility.MatchAccess,
     key: str | None,
     *,
     status: int = 200,
     error: str = "",
 ) -> HttpResponse:
-    viewer = visibility.viewer_for(match, request.user, key)
-    page = visibility.match_page(match, viewer)
+    page = visibility.match_page(access)
+    match_id = access.match.id
+    has_key = access.viewer.has_key
     share_url = (
-        request.build_absolute_uri(_match_url(match, page["viewing_key"]))
-        if page["can_share"]
-        else ""
+        request.build_absolute_uri(_match_url(match_id, page.viewing_key)) if page.can_share else ""
     )
     context: dict[str, Any] = {
         "m": page,
         "share_url": share_url,
-        "key": key if viewer.has_key else "",
+        "key": key if has_key else "",
         "error": error,
         "sign_in_url": reverse("accounts:sign-in")
         + "?"
-        + urlencode({"next": _match_url(match, key if viewer.has_key else None)}),
+        + urlencode({"next": _match_url(match_id, key if has_key else None)}),
     }
     return render(request, "matches/match.html", context, status=status)
 
 
-def _deadline_due(match: Match) -> bool:
-    """Whether a stored deadline (kick-off, no-show, forfeit) has come and may change things.
-
-    Checked without a lock so that watching a match takes none; the service re-checks all
-    of it under the lock.
-    """
-    if match.is_over:
-        return False
-    now = timezone.now()
-    return any(
-        moment is not None and moment <= now
-        for moment in (
-            match.kickoff_at if match.status == Match.Status.SCHEDULED else None,
-            match.no_show_at if match.status == Match.Status.SCHEDULED else None,
-            match.turn_deadline_at if match.status == Match.Status.LIVE else None,
-        )
+def _refused(
+    request: HttpRequest, match_id: int, key: str | None, error: services.ServiceError
+) -> HttpResponse:
+    """A refusal shown on the match page with its own message and status."""
+    return _render_match(
+        request, _access(request, match_id, key), key, status=error.status, error=str(error)
     )
 
 
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """The match page. Any deadline that has passed is applied first (time is data)."""
-    key = request.GET.get("key") or None
-    match = _watchable(request, match_id, key)
-    if _deadline_due(match):
-        services.match_apply_deadlines(match_id=match.id)
-        match = _load_match(match_id)
-    return _render_match(request, match, key)
+    access = _access(request, match_id, request.GET.get("key"))
+    return _render_match(request, access, visibility.viewing_key(request.GET.get("key")))
+
+
+def match_export_gcg(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The match as a GCG file for the visitor: their own racks only, as during play."""
+    access = _access(request, match_id, request.GET.get("key"))
+    return api.gcg_download(access, not_dealt=Http404("This match has no moves to export yet."))
 
 
 @require_POST
 def match_take_seat(request: HttpRequest, match_id: int) -> HttpResponse:
     """Take a free seat (the posted one, or the first free)."""
-    key = request.POST.get("key") or None
-    match = _watchable(request, match_id, key)
+    key = visibility.viewing_key(request.POST.get("key"))
+    access = _access(request, match_id, key)
     form = TakeSeatForm(request.POST)
     if not form.is_valid():
-        return _render_match(request, match, key, status=400, error="Choose First or Second.")
+        return _render_match(request, access, key, status=400, error="Choose First or Second.")
     try:
-        seat = services.match_take_seat(
-            match_id=match.id, member=request.user, position=form.cleaned_data["position"]
+        taken = services.match_take_seat(
+            match_id=match_id, member=request.user, position=form.cleaned_data["position"]
         )
     except services.ServiceError as error:
-        return _render_match(
-            request, _load_match(match_id), key, status=_status_for(error), error=str(error)
-        )
-    messages.success(request, f"You are seated as {seat.get_position_display()}.")
-    return redirect(_match_url(match))
+        return _refused(request, match_id, key, error)
+    messages.success(request, f"You are seated as {taken.seat.get_position_display()}.")
+    return redirect(_match_url(match_id))
 
 
 @require_POST
 def match_new_key(request: HttpRequest, match_id: int) -> HttpResponse:
     """Replace the viewing key; every link carrying the old one stops working."""
-    key = request.POST.get("key") or None
-    match = _watchable(request, match_id, key)
+    key = visibility.viewing_key(request.POST.get("key"))
+    _access(request, match_id, key)
     try:
-        services.match_rotate_viewing_key(match_id=match.id, member=request.user)
+        services.match_rotate_viewing_key(match_id=match_id, member=request.user)
     except services.ServiceError as error:
-        return _render_match(request, match, key, status=_status_for(error), error=str(error))
+        return _refused(request, match_id, key, error)
     messages.success(request, "A new viewing key is in place; the old link no longer works.")
-    return redirect(_match_url(match))
+    return redirect(_match_url(match_id))
 
 
 # ---------------------------------------------------------------- tournaments
@@ -201,12 +182,12 @@ def organise_fixture(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _organise_page(request, fixture_form=form, status=400)
     try:
-        match = services.create_fixture(organiser=request.user, **form.service_kwargs())
+        match = services.create_fixture(organiser=_member(request), **form.service_kwargs())
     except services.ServiceError as error:
         form.add_error(None, str(error))
-        return _organise_page(request, fixture_form=form, status=_status_for(error))
+        return _organise_page(request, fixture_form=form, status=error.status)
     messages.success(request, f"Scheduled {match.name}.")
-    return redirect(_match_url(match))
+    return redirect(_match_url(match.id))
 
 
 @require_POST
@@ -217,10 +198,12 @@ def organise_round_robin(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _organise_page(request, round_robin_form=form, status=400)
     try:
-        tournament = services.create_round_robin(organiser=request.user, **form.service_kwargs())
+        tournament = services.create_round_robin(
+            organiser=_member(request), **form.service_kwargs()
+        )
     except services.ServiceError as error:
         form.add_error(None, str(error))
-        return _organise_page(request, round_robin_form=form, status=_status_for(error))
+        return _organise_page(request, round_robin_form=form, status=error.status)
     count = tournament.matches.count()
     messages.success(request, f"Created {tournament.name} with {count} fixtures.")
     return redirect("tournament", tournament_id=tournament.id)

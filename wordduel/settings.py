@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "ninja",
     "accounts",
     "lexicon",
     "matches",
@@ -53,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Every refusal under /api/ in JSON, Django's own (CSRF, 405, too large, 500) included.
+    "wordduel.middleware.ApiErrorsAsJson",
     # Content-Security-Policy with a nonce per request (request.csp_nonce): wordduel/security.py.
     "wordduel.security.ContentSecurityPolicyMiddleware",
     # Static files from the same Daphne processes (quick start and behind a proxy alike).
@@ -90,7 +93,7 @@ DATABASES = {
     # database restart, pg_terminate_backend) is replaced instead of failing the next commit.
     "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
     if DATABASE_URL
-    else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    else {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from .board import Board
 from .errors import (
@@ -28,10 +28,10 @@ from .scoring import WordScore, evaluate_play
 from .tiles import DrawStream, draw_tiles, new_seed, remove_tiles, return_tiles, sort_rack
 
 #: ``Game.end_reason`` values.
-PLAYED_OUT = "played_out"
-SIX_SCORELESS = "six_scoreless"
+PLAYED_OUT: Final = "played_out"
+SIX_SCORELESS: Final = "six_scoreless"
 #: ``Game.result`` when nobody won (otherwise the winner's seat, 0 or 1).
-DRAW = "draw"
+DRAW: Final = "draw"
 
 EndReason = Literal["played_out", "six_scoreless"]
 Result = int | Literal["draw"]

@@ -454,9 +454,11 @@ def _nick_token(nick: str) -> str:
 
 
 def _safe_nick(name: str) -> str:
-    """A nick from a display name: letters, digits, ``_``, ``-`` and ``.`` only."""
+    """A nick from a display name: letters, digits, ``_``, ``-`` and ``.`` only, and at least
+    one letter or digit (else none: the caller numbers the player)."""
     kept = "".join(c if (c.isalnum() and c.isprintable()) or c in "-." else "_" for c in name)
-    return re.sub(r"_+", "_", kept).strip("_")
+    nick = re.sub(r"_+", "_", kept).strip("_")
+    return nick if any(c.isalnum() for c in nick) else ""
 
 
 def _signed(points: int) -> str:

@@ -97,24 +97,24 @@ def check_move_shape(move: object, *, board_size: int = 15, max_tiles: int = MAX
     if isinstance(move, Pass):
         return
     if isinstance(move, Swap):
-        tiles = move.tiles
-        if not isinstance(tiles, tuple):
+        letters = move.tiles
+        if not isinstance(letters, tuple):
             raise MalformedMove("A swap's tiles must be a tuple of letters.")
-        if not 1 <= len(tiles) <= max_tiles:
+        if not 1 <= len(letters) <= max_tiles:
             raise MalformedMove(f"A swap returns 1 to {max_tiles} tiles.")
-        for tile in tiles:
-            if not isinstance(tile, str) or (tile not in LETTERS and tile != BLANK):
+        for letter in letters:
+            if not isinstance(letter, str) or (letter not in LETTERS and letter != BLANK):
                 raise MalformedMove("A swapped tile must be a letter A–Z or ? for a blank.")
         return
     if not isinstance(move, Play):
         raise MalformedMove("A move must be a play, a swap or a pass.")
-    tiles = move.tiles
-    if not isinstance(tiles, tuple):
+    placed = move.tiles
+    if not isinstance(placed, tuple):
         raise MalformedMove("A play's tiles must be a tuple of placed tiles.")
-    if not 1 <= len(tiles) <= max_tiles:
+    if not 1 <= len(placed) <= max_tiles:
         raise MalformedMove(f"A play places 1 to {max_tiles} tiles.")
     seen: set[tuple[int, int]] = set()
-    for tile in tiles:
+    for tile in placed:
         if not isinstance(tile, PlacedTile):
             raise MalformedMove("A placed tile must have a row, a column and a letter.")
         if not (_is_int(tile.row) and _is_int(tile.col)):

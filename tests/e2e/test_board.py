@@ -33,7 +33,13 @@ from matches.engine.randomplay import AnagramIndex, find_play
 from matches.models import Match, Seat, Turn
 from matches.visibility import board_rows
 from tests.e2e.conftest import PHONE
-from tests.matches.helpers import assert_tiles_conserved, game_of, opening_play, rack_of
+from tests.matches.helpers import (
+    assert_tiles_conserved,
+    commit_move,
+    game_of,
+    opening_play,
+    rack_of,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -114,7 +120,7 @@ def sign_in(page: Page, member: Member) -> None:
 def commit(match: Match, member: Member, move: dict[str, Any]) -> None:
     """Make a move through the service, as the consumer would, and check it went through."""
     match.refresh_from_db()
-    outcome = services.match_commit(
+    outcome = commit_move(
         match_id=match.id,
         member=member,
         move=move,

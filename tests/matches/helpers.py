@@ -3,14 +3,40 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
 from lexicon.lexicon import get_lexicon
 from matches import services
-from matches.engine import Game, get_ruleset
+from matches.engine import Game, Move, get_ruleset, move_from_dict
 from matches.integrity import match_problems
 from matches.models import Match, Seat
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A commit's answer as a test reads it: accepted or refused, the same either way."""
+
+    accepted: bool
+    code: str
+    message: str
+    ack: dict[str, Any]
+    replayed: bool
+
+
+def commit_move(*, move: dict[str, Any] | Move, **commit: Any) -> Outcome:
+    """``services.match_commit`` with a move as the engine's value or its wire dict; the
+    answer or the refusal as an :class:`Outcome`."""
+    if isinstance(move, dict):
+        move = move_from_dict(move)
+    try:
+        committed = services.match_commit(move=move, **commit)
+    except services.MoveRefused as refusal:
+        answer = {"code": refusal.code, "message": refusal.message}
+        return Outcome(False, refusal.code, refusal.message, answer, refusal.replayed)
+    answer = committed.answer.model_dump(mode="json")
+    return Outcome(True, "accepted", "", answer, committed.replayed)
 
 
 def game_of(match: Match) -> Game:
@@ -61,14 +87,14 @@ def counts(rack: str) -> Counter[str]:
 
 def opening_then_pass(match: Match, first: Any, second: Any, *, ids: tuple[str, str]) -> Match:
     """First plays a two-letter opening, Second passes (client ids ``ids``): two sound moves."""
-    services.match_commit(
+    commit_move(
         match_id=match.id,
         member=first,
         move=opening_play(rack_of(match, 0)),
         against_turn=0,
         client_id=ids[0],
     )
-    services.match_commit(
+    commit_move(
         match_id=match.id, member=second, move={"kind": "pass"}, against_turn=1, client_id=ids[1]
     )
     match.refresh_from_db()

@@ -20,6 +20,7 @@ from django.test import Client
 from accounts.models import Member
 from matches import services
 from matches.models import Match, Seat, Tournament, Turn
+from tests.matches.helpers import commit_move
 
 pytestmark = pytest.mark.django_db
 
@@ -370,7 +371,7 @@ def test_services_refuse_non_organisers(world, role) -> None:
 @pytest.mark.parametrize("role", ["member", "opponent", "organiser"])
 def test_only_the_player_to_move_commits(world, role) -> None:
     before = db_state()
-    outcome = services.match_commit(
+    outcome = commit_move(
         match_id=world.live.id,
         member=world.user(role),
         move={"kind": "pass"},
@@ -383,7 +384,7 @@ def test_only_the_player_to_move_commits(world, role) -> None:
 
 
 def test_the_player_to_move_commits(world) -> None:
-    outcome = services.match_commit(
+    outcome = commit_move(
         match_id=world.live.id,
         member=world.player,
         move={"kind": "pass"},

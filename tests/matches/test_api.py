@@ -10,13 +10,14 @@ from typing import Any
 import openapi_schema_validator
 import openapi_spec_validator
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Member
 from matches import visibility
-from matches.api import openapi_schema
 from matches.models import Match
+from tests.matches.api_schema import answer_conforms, served_schema
 from tests.matches.test_records import play_out
 
 pytestmark = pytest.mark.django_db
@@ -53,32 +54,34 @@ def _client(member: Member | None = None) -> Client:
 
 
 def _get(client: Client, url: str, params: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """GET an API answer; every one is JSON and must be what the served schema says."""
     response = client.get(url, params or {})
-    assert response["Content-Type"] == "application/json", response.content[:200]
+    assert response["Content-Type"].startswith("application/json"), response.content[:200]
+    answer_conforms("GET", url, response.status_code, response.json())
     return response.status_code, response.json()
 
 
 def _conforms(instance: Any, name: str) -> None:
     """Check an answer against the served OpenAPI schema's component ``name``."""
-    spec = openapi_schema()
+    spec = served_schema()
     schema = {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
-    openapi_schema_validator.validate(instance, schema, cls=openapi_schema_validator.OAS30Validator)
+    openapi_schema_validator.validate(instance, schema, cls=openapi_schema_validator.OAS31Validator)
 
 
 # ---------------------------------------------------------------- the schema
 
 
 def test_the_schema_is_served_and_is_valid_openapi() -> None:
-    status, body = _get(Client(), reverse("api-schema"))
+    status, body = _get(Client(), reverse("api:openapi-json"))
     assert status == 200
     assert body["openapi"].startswith("3.")
     openapi_spec_validator.validate(body)
     assert set(body["paths"]) >= {
-        "/matches/",
-        "/matches/{match_id}/",
-        "/matches/{match_id}/replay",
-        "/matches/{match_id}/contribute",
-        "/matches/{match_id}/export.gcg",
+        "/api/matches/",
+        "/api/matches/{match_id}/",
+        "/api/matches/{match_id}/replay",
+        "/api/matches/{match_id}/contribute",
+        "/api/matches/{match_id}/export.gcg",
     }
 
 
@@ -94,8 +97,10 @@ def test_replay_at_every_turn_equals_what_each_viewer_saw_live(
     def record(match: Match) -> None:
         match = Match.objects.prefetch_related("seats__member").get(pk=match.pk)
         for name, member in viewers.items():
-            viewer = visibility.viewer_for(match, member) if member else visibility.Viewer()
-            snapshot = visibility.snapshot_for(match, viewer)
+            access = visibility.access_match(
+                user=member or AnonymousUser(), match_id=match.pk, key=None
+            )
+            snapshot = visibility.match_view(access).model_dump(mode="json")
             assert snapshot["turn_number"] == len(live[name])
             live[name].append(snapshot)
 
@@ -108,7 +113,7 @@ def test_replay_at_every_turn_equals_what_each_viewer_saw_live(
 
     for name, member in viewers.items():
         client = _client(member)
-        url = reverse("api-match-replay", args=[match.id])
+        url = reverse("api:match-replay", args=[match.id])
         for turn in range(count + 1):
             status, replay = _get(client, url, {"turn": turn})
             assert status == 200, replay
@@ -129,7 +134,7 @@ def test_replay_of_a_live_match_stops_at_the_current_turn(
     live_match: Match, alice: Member, bob: Member
 ) -> None:
     match = play_out(live_match, (alice, bob), seed=5, turns=3)
-    url = reverse("api-match-replay", args=[match.id])
+    url = reverse("api:match-replay", args=[match.id])
     client = _client(bob)
     status, body = _get(client, url, {"turn": 3})
     assert status == 200
@@ -145,7 +150,7 @@ def test_replay_of_a_live_match_stops_at_the_current_turn(
 
 @pytest.mark.parametrize("turn", ["", "x", "-1", "1.5", "99", "1e3", "9" * 5000, "0x1"])
 def test_a_bad_turn_is_a_clear_400(live_match: Match, turn: str) -> None:
-    url = reverse("api-match-replay", args=[live_match.id])
+    url = reverse("api:match-replay", args=[live_match.id])
     status, body = _get(Client(), url, {"turn": turn})
     assert status == 400
     assert body["code"] == "bad_turn"
@@ -153,14 +158,14 @@ def test_a_bad_turn_is_a_clear_400(live_match: Match, turn: str) -> None:
 
 
 def test_a_missing_turn_is_a_clear_400(live_match: Match) -> None:
-    status, body = _get(Client(), reverse("api-match-replay", args=[live_match.id]))
+    status, body = _get(Client(), reverse("api:match-replay", args=[live_match.id]))
     assert status == 400
     assert body["error"].startswith("Name the turn")
 
 
 def test_turn_zero_of_a_scheduled_match_is_the_empty_board(make_fixture, alice: Member) -> None:
     match = make_fixture(first=alice)
-    status, body = _get(_client(alice), reverse("api-match-replay", args=[match.id]), {"turn": 0})
+    status, body = _get(_client(alice), reverse("api:match-replay", args=[match.id]), {"turn": 0})
     assert status == 200
     assert body["status"] == Match.Status.SCHEDULED
     assert body["moves"] == []
@@ -198,11 +203,11 @@ def test_access_matrix(
     client = _client(actors[actor])
     allowed = visibility_ == Match.Visibility.PUBLIC or actor not in ("anonymous", "wrong key")
 
-    state_url = reverse("api-match", args=[match.id])
-    replay_url = reverse("api-match-replay", args=[match.id])
+    state_url = reverse("api:match", args=[match.id])
+    replay_url = reverse("api:match-replay", args=[match.id])
     status, state = _get(client, state_url, params)
     replay_status, replay = _get(client, replay_url, {**params, "turn": 1})
-    gcg = client.get(reverse("api-match-export-gcg", args=[match.id]), params)
+    gcg = client.get(reverse("api:match-export-gcg", args=[match.id]), params)
     if not allowed:
         assert (status, replay_status, gcg.status_code) == (404, 404, 404)
         assert state == {"error": "No such match.", "code": "not_found"}
@@ -240,7 +245,7 @@ def test_the_list_holds_public_matches_and_members_only_ones_for_members(
     public = make_fixture(first=alice, second=bob, name="Open")
     private = make_fixture(first=alice, second=bob, name="Closed", visibility="members")
     key = {"right key": private.viewing_key, "wrong key": "nope"}.get(actor)
-    status, body = _get(_client(actors[actor]), reverse("api-matches"), {"key": key} if key else {})
+    status, body = _get(_client(actors[actor]), reverse("api:matches"), {"key": key} if key else {})
     assert status == 200
     _conforms(body, "MatchList")
     ids = [row["id"] for row in body["results"]]
@@ -252,7 +257,7 @@ def test_the_list_holds_public_matches_and_members_only_ones_for_members(
 def test_the_list_filters_and_pages(make_fixture, alice: Member, bob: Member) -> None:
     live = make_fixture(first=alice, second=bob)
     scheduled = make_fixture(first=alice)
-    url = reverse("api-matches")
+    url = reverse("api:matches")
     _, body = _get(Client(), url, {"status": "scheduled"})
     assert [row["id"] for row in body["results"]] == [scheduled.id]
     _, body = _get(Client(), url, {"limit": 1, "offset": 1})
@@ -267,18 +272,18 @@ def test_the_list_filters_and_pages(make_fixture, alice: Member, bob: Member) ->
 def test_unknown_matches_and_wrong_methods_answer_in_json(live_match: Match) -> None:
     client = Client()
     for url in (
-        reverse("api-match", args=[live_match.id + 999]),
+        reverse("api:match", args=[live_match.id + 999]),
         "/api/matches/99999999999999999999999/",
         "/api/matches/99999999999999999999999/replay?turn=0",
     ):
         status, body = _get(client, url)
         assert status == 404, url
         assert body["code"] == "not_found"
-    response = client.post(reverse("api-match", args=[live_match.id]))
+    response = client.post(reverse("api:match", args=[live_match.id]))
     assert response.status_code == 405
     assert response["Allow"] == "GET"
     assert response.json()["code"] == "method_not_allowed"
-    response = client.get(reverse("api-match-contribute", args=[live_match.id]))
+    response = client.get(reverse("api:match-contribute", args=[live_match.id]))
     assert response.status_code == 405
 
 
@@ -298,13 +303,13 @@ def test_the_seed_is_in_no_answer_or_page_before_the_end(
         urls = [
             reverse("home"),
             reverse("match", args=[match.id]) + extra,
-            reverse("api-schema"),
-            reverse("api-matches"),
-            reverse("api-match", args=[match.id]) + extra,
-            reverse("api-match-export-gcg", args=[match.id]) + extra,
+            reverse("api:openapi-json"),
+            reverse("api:matches"),
+            reverse("api:match", args=[match.id]) + extra,
+            reverse("api:match-export-gcg", args=[match.id]) + extra,
         ]
         urls += [
-            reverse("api-match-replay", args=[match.id]) + f"{extra}{join}turn={turn}"
+            reverse("api:match-replay", args=[match.id]) + f"{extra}{join}turn={turn}"
             for turn in range(match.turn_number + 1)
         ]
         checked = 0
@@ -326,7 +331,7 @@ def test_the_seed_is_in_no_answer_or_page_before_the_end(
     # After the end, the seed is published with the commitment.
     match = play_out(match, (alice, bob), seed=4)
     assert match.is_over
-    _, state = _get(_client(alice), reverse("api-match", args=[match.id]))
+    _, state = _get(_client(alice), reverse("api:match", args=[match.id]))
     assert state["bag"]["seed"] == seed == state["bag_seed"]
     assert state["bag"]["commitment"] == match.bag_commitment
 
@@ -356,7 +361,7 @@ def _post(client: Client, url: str, body: Any, token: str | None) -> Any:
 
 
 def test_contributing_needs_the_csrf_token(scheduled: Match, alice: Member) -> None:
-    url = reverse("api-match-contribute", args=[scheduled.id])
+    url = reverse("api:match-contribute", args=[scheduled.id])
     client, token = _csrf_client(alice)
     value = "ab" * 16
     assert _post(client, url, {"value": value}, None).status_code == 403
@@ -365,7 +370,7 @@ def test_contributing_needs_the_csrf_token(scheduled: Match, alice: Member) -> N
     response = _post(client, url, {"value": value.upper()}, token)
     assert response.status_code == 200, response.content
     assert response.json() == {"position": 0, "value": value}
-    _, state = _get(_client(alice), reverse("api-match", args=[scheduled.id]))
+    _, state = _get(_client(alice), reverse("api:match", args=[scheduled.id]))
     assert state["bag"]["contributions"] == [
         {"position": 0, "value": value},
         {"position": 1, "value": None},
@@ -392,7 +397,7 @@ def test_bad_contributions_are_clear_400s(
     scheduled: Match, alice: Member, body: Any, status: int, code: str
 ) -> None:
     client, token = _csrf_client(alice)
-    response = _post(client, reverse("api-match-contribute", args=[scheduled.id]), body, token)
+    response = _post(client, reverse("api:match-contribute", args=[scheduled.id]), body, token)
     assert response.status_code == status
     assert response.json()["code"] == code
     assert response.json()["error"]
@@ -401,7 +406,7 @@ def test_bad_contributions_are_clear_400s(
 def test_only_a_seated_member_may_contribute(
     scheduled: Match, bob: Member, make_fixture, alice: Member
 ) -> None:
-    url = reverse("api-match-contribute", args=[scheduled.id])
+    url = reverse("api:match-contribute", args=[scheduled.id])
     for member, message in (
         (None, "Sign in to add your randomness to the bag."),
         (bob, "Only a player seated in this match can add to its bag."),
@@ -412,7 +417,7 @@ def test_only_a_seated_member_may_contribute(
         assert response.json()["error"] == message
     private = make_fixture(first=alice, visibility="members")
     client, token = _csrf_client(None)
-    url = reverse("api-match-contribute", args=[private.id])
+    url = reverse("api:match-contribute", args=[private.id])
     assert _post(client, url, {"value": "ab" * 16}, token).status_code == 404
 
 
@@ -422,17 +427,17 @@ def test_the_fair_bag_include_renders_for_a_seated_player(scheduled: Match, alic
 
     request = RequestFactory().get("/")
     request.user = alice
-    match = Match.objects.prefetch_related("seats__member").get(pk=scheduled.pk)
-    page = visibility.match_page(match, visibility.viewer_for(match, alice))
+    match = scheduled
+    page = visibility.match_page(visibility.access_match(user=alice, match_id=match.pk, key=None))
     html = render_to_string("matches/_fair_bag.html", {"m": page}, request=request)
     assert "crypto.getRandomValues" in html
-    assert reverse("api-match-contribute", args=[match.id]) in html
+    assert reverse("api:match-contribute", args=[match.id]) in html
     assert "csrfmiddlewaretoken" in html
     assert match.bag_commitment in html
     assert match.bag_seed not in html
     # A spectator sees the commitment but no contribute button.
     request.user = bob = Member.objects.create_user(username="dave", password="x")
-    page = visibility.match_page(match, visibility.viewer_for(match, bob))
+    page = visibility.match_page(visibility.access_match(user=bob, match_id=match.pk, key=None))
     html = render_to_string("matches/_fair_bag.html", {"m": page}, request=request)
     assert match.bag_commitment in html
     assert "crypto.getRandomValues" not in html

@@ -26,6 +26,7 @@ from matches import services
 from matches.engine import Game, get_ruleset, replay
 from matches.models import Match, Seat, Turn
 from matches.records import move_of, salt_of, verify_bag
+from tests.matches.helpers import commit_move
 from tests.matches.test_records import play_out
 
 pytestmark = pytest.mark.django_db
@@ -243,13 +244,19 @@ def test_nothing_sent_during_play_carries_the_seed(
     acks: list[dict[str, Any]] = []
 
     def check(match: Match) -> None:
+        from django.contrib.auth.models import AnonymousUser
+
         from matches import visibility
 
-        for seat in match.seats.all():
-            acks.append(visibility.commit_ack(match, seat))
-            acks.append(visibility.rack_payload(match, seat))
-        acks.append(visibility.public_snapshot(match))
-        acks.append(visibility.api_match_state(match, visibility.Viewer()))
+        for member in (alice, bob, AnonymousUser()):
+            access = visibility.access_match(user=member, match_id=match.pk, key=None)
+            acks.append(visibility.api_match_state(access).model_dump(mode="json"))
+        turns = list(match.turns.order_by("number"))
+        seats = list(match.seats.order_by("position"))
+        for seat in seats:
+            acks.append(visibility.commit_accepted(match, seat, turns[-1]).model_dump(mode="json"))
+            acks.append(visibility.rack_news(match, seat).model_dump(mode="json"))
+        acks.append(visibility.public_match(match, seats, turns).model_dump(mode="json"))
 
     play_out(live_match, (alice, bob), seed=8, turns=6, after_turn=check)
     text = json.dumps(acks)
@@ -276,7 +283,7 @@ def test_verify_bag_passes_after_six_scoreless_turns(
 ) -> None:
     for number in range(6):
         match = Match.objects.get(pk=live_match.pk)
-        outcome = services.match_commit(
+        outcome = commit_move(
             match_id=match.id,
             member=(alice, bob)[number % 2],
             move={"kind": "pass"},

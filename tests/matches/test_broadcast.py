@@ -6,6 +6,7 @@ Against the real channels-redis layer: the group's membership is read back from 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,6 +15,7 @@ from channels.layers import get_channel_layer
 
 from matches.broadcast import MatchNews, news_for
 from matches.events import PrivateEvent, PublicEvent, _message, match_group
+from matches.schemas import RackNews, SeatsNews, SeatView
 from tests.matches.test_ws_helpers import Opener, socket_opener
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,8 +36,15 @@ async def group_size(group: str) -> int:
 
 
 async def publish(match_id: int, turn_number: int) -> None:
-    group, message = _message(PublicEvent(match_id, "turn", {"turn_number": turn_number}))
+    """News of the match (a bare seat_taken frame, numbered by ``turn_number``'s seat score)."""
+    seats = [SeatView(position=0, label="First", member_id=None, name=None, score=turn_number,
+                      rack_count=0)]  # fmt: skip
+    group, message = _message(PublicEvent(match_id, "seat_taken", SeatsNews(seats=seats)))
     await get_channel_layer().group_send(group, message)
+
+
+def number_of(message: dict[str, Any]) -> int:
+    return json.loads(message["text"])["data"]["seats"][0]["score"]
 
 
 async def test_many_sockets_of_a_match_are_one_member_of_its_group(live_match, connect) -> None:
@@ -45,7 +54,7 @@ async def test_many_sockets_of_a_match_are_one_member_of_its_group(live_match, c
     await publish(live_match.id, 99)
     for socket in sockets:
         frame = await socket.next()
-        assert (frame["type"], frame["data"]["turn_number"]) == ("turn", 99), socket.name
+        assert (frame["type"], frame["data"]["seats"][0]["score"]) == ("seat_taken", 99)
 
     for socket in sockets[:-1]:
         await socket.close()
@@ -65,12 +74,12 @@ class Recorder:
         self.closed: list[Any] = []
 
     async def match_public(self, message: dict[str, Any]) -> None:
-        self.heard.append(message["event"]["data"]["turn_number"])
+        self.heard.append(number_of(message))
         self.order.append(f"turn {self.heard[-1]}")
 
     async def match_private(self, message: dict[str, Any]) -> None:
-        event = message["event"]
-        self.racks.append((event["member_id"], "".join(event["data"]["rack"])))
+        rack = json.loads(message["text"])["data"]["rack"]
+        self.racks.append((message["member_id"], "".join(rack)))
         self.order.append(f"rack {self.racks[-1][1]}")
 
     async def news_lost(self) -> None:
@@ -140,7 +149,9 @@ async def test_the_process_joins_again_before_the_layer_forgets_it(live_match) -
 
 
 async def publish_rack(match_id: int, member_id: int, rack: str) -> None:
-    event = PrivateEvent(match_id, member_id, "rack", {"rack": list(rack)})
+    event = PrivateEvent(
+        match_id, member_id, "rack", RackNews(position=0, rack=list(rack), turn_number=1)
+    )
     group, message = _message(event)
     await get_channel_layer().group_send(group, message)
 

@@ -21,6 +21,7 @@ from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import selectors, services
 from matches.models import Match, Seat, Tournament, Turn
+from tests.matches.helpers import commit_move
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,7 @@ def opening_play(rack: str) -> dict | None:
 
 def commit(match: Match, member: Member, move: dict) -> None:
     match.refresh_from_db()
-    outcome = services.match_commit(
+    outcome = commit_move(
         match_id=match.id,
         member=member,
         move=move,

@@ -13,6 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from matches import services
+from matches.engine import Pass
 from matches.models import Match, Turn
 from tests.depth import repetitions
 from tests.matches.test_ws_helpers import (
@@ -71,11 +72,10 @@ async def test_two_tabs_of_one_seat_racing_conflicting_commits_apply_exactly_onc
             await db(services.match_commit)(
                 match_id=match.id,
                 member=bob,
-                move={"kind": "pass"},
+                move=Pass(),
                 against_turn=turn + 1,
                 client_id=f"bob-{race}",
             )
-        # Last opened, first closed: channels-redis hands its shared receive over quickest so.
         await swap_tab.close()
         await pass_tab.close()
     assert sum(winners.values()) == RACES

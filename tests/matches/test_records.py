@@ -28,6 +28,7 @@ from matches.engine import (
 from matches.engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
 from matches.engine.randomplay import AnagramIndex, random_move
 from matches.models import Match, Turn
+from tests.matches.helpers import commit_move
 
 
 @cache
@@ -77,7 +78,7 @@ def play_out(
         move = random_move(
             game, lexicon=lexicon, index=anagrams(), rng=rng, swap_chance=0.12, pass_chance=0.03
         )
-        outcome = services.match_commit(
+        outcome = commit_move(
             match_id=match.id,
             member=players[game.to_move],
             move=move.to_dict(),
@@ -230,7 +231,7 @@ def test_exports_of_a_played_match_rescore_and_show_only_own_racks(
 
 
 def test_the_export_is_also_served_under_the_api(finished: Match) -> None:
-    response = Client().get(reverse("api-match-export-gcg", args=[finished.id]))
+    response = Client().get(reverse("api:match-export-gcg", args=[finished.id]))
     assert response.status_code == 200
     assert parse_gcg(response.content.decode()).events
 

@@ -208,7 +208,7 @@ def half_seated(make_fixture, alice) -> Match:
 
 def test_a_member_takes_the_free_seat(half_seated, alice, bob) -> None:
     with time_machine.travel(BEFORE, tick=False):
-        seat = services.match_take_seat(match_id=half_seated.id, member=bob)
+        seat = services.match_take_seat(match_id=half_seated.id, member=bob).seat
     assert seat.position == 1
     assert _members(half_seated.seats.order_by("position")) == [alice.pk, bob.pk]
     half_seated.refresh_from_db()

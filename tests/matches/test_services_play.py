@@ -9,14 +9,20 @@ from django.db import connection
 
 from matches import services
 from matches.models import CommitReceipt, Match, Seat, Turn
-from tests.matches.helpers import assert_tiles_conserved, game_of, opening_play, rack_of
+from tests.matches.helpers import (
+    assert_tiles_conserved,
+    commit_move,
+    game_of,
+    opening_play,
+    rack_of,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 def commit(match: Match, member, move: dict, *, client_id: str, against: int | None = None):
     match.refresh_from_db()
-    return services.match_commit(
+    return commit_move(
         match_id=match.id,
         member=member,
         move=move,
@@ -154,7 +160,7 @@ def test_racing_commits_from_both_tabs_of_one_seat_apply_exactly_once(live_match
             try:
                 barrier.wait()
                 outcomes.append(
-                    services.match_commit(
+                    commit_move(
                         match_id=live_match.id,
                         member=mover,
                         move={"kind": "pass"},

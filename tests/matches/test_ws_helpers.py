@@ -182,14 +182,26 @@ async def refusal_code(
     key: str | None = None,
     origin: tuple[bytes, bytes] = ORIGIN,
 ) -> int | None:
-    """The close code a handshake is refused with, or None if it was accepted."""
+    """The close code a handshake is refused with, or None if it was accepted.
+
+    A refused viewer's socket opens and is closed at once with the code (4403, 4404), so a
+    client can tell why; a refused origin never opens (an HTTP 403, code None from the
+    communicator, reported here as 403).
+    """
     cookie = await database_sync_to_async(session_cookie)(member) if member else None
     communicator = WebsocketCommunicator(
         application, socket_path(match_id, key), headers=headers_for(cookie, origin)
     )
     connected, code = await communicator.connect(timeout=ARRIVAL_TIMEOUT)
-    await communicator.disconnect()  # as a server would after a refusal, too
-    return None if connected else code
+    try:
+        if not connected:
+            return 403 if code is None else code
+        first = await communicator.receive_output(timeout=ARRIVAL_TIMEOUT)
+        if first["type"] == "websocket.close":
+            return int(first["code"])
+        return None
+    finally:
+        await communicator.disconnect()  # as a client would after a refusal, too
 
 
 Opener = Callable[..., Awaitable[tuple[Socket, dict[str, Any]]]]

@@ -11,10 +11,9 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from matches import services
 from matches.integrity import match_problems
 from matches.models import CommitReceipt, Match, Turn
-from tests.matches.helpers import opening_then_pass
+from tests.matches.helpers import commit_move, opening_then_pass
 
 pytestmark = [pytest.mark.django_db, pytest.mark.corrupts_on_purpose]
 
@@ -50,7 +49,7 @@ def test_a_request_logged_twice_is_found(played) -> None:
 
 
 def test_a_refused_request_needs_no_move(played, alice) -> None:
-    services.match_commit(
+    commit_move(
         match_id=played.id, member=alice, move={"kind": "pass"}, against_turn=0, client_id="a-2"
     )
     assert CommitReceipt.objects.filter(match=played, accepted=False).count() == 1

@@ -1,0 +1,589 @@
+"""Every message shape, defined once: client frames, server frames, events and API answers.
+
+The consumer parses what a client sends into these models and builds what it sends from
+them; :mod:`matches.visibility` returns them; the API (django-ninja) declares them, so its
+OpenAPI document at ``/api/schema/`` is generated from here; ``manage.py protocol_schema``
+writes the websocket protocol's JSON Schema (``docs/protocol.schema.json``) from here; the
+tests validate what they receive against them. Output models forbid extra fields, so a
+field that is not declared here cannot leave the server unnoticed.
+
+Field names and values are the wire's: rows and columns are 0-based, seats are 0 (First)
+and 1 (Second), a board row is a string (``.`` empty, capitals tiles, lower case blanks).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    SerializerFunctionWrapHandler,
+    WithJsonSchema,
+    model_serializer,
+)
+from pydantic.json_schema import models_json_schema
+
+from matches.engine import BLANK, PlacedTile, WordScore
+
+#: The largest text frame accepted, in bytes of UTF-8.
+MAX_FRAME_BYTES = 16 * 1024
+#: A client id is stored with the answer it got (``CommitReceipt.client_id``).
+MAX_CLIENT_ID_LENGTH = 64
+#: Turn numbers and squares are small; anything beyond this is not a sane value.
+MAX_INT = 2**31 - 1
+#: A tile's letter is one character; a little slack lets the engine say what is wrong.
+MAX_LETTER_LENGTH = 8
+
+
+def _iso(value: datetime) -> str:
+    return value.isoformat()
+
+
+#: A moment, written as ISO 8601 with its offset (as ``datetime.isoformat`` writes it).
+When = Annotated[
+    datetime,
+    PlainSerializer(_iso, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+
+Seat = Annotated[int, Field(ge=0, le=1, description="0 is First, 1 is Second.")]
+Status = Literal["scheduled", "live", "finished", "abandoned"]
+Result = Literal["", "first", "second", "draw"]
+EndReason = Literal["", "played_out", "six_scoreless", "forfeit", "no_show", "abandoned"]
+MoveKind = Literal["play", "swap", "pass"]
+Visibility = Literal["public", "members"]
+
+
+class Shape(BaseModel):
+    """What the server sends: frozen, and nothing undeclared."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Sparse(Shape):
+    """A shape whose optional extras are left out, not sent as null, when they are absent."""
+
+    omitted_when_none: ClassVar[frozenset[str]] = frozenset()
+
+    # Left without a return type on purpose: the JSON Schema then stays the model's own.
+    @model_serializer(mode="wrap")
+    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        data: dict[str, Any] = handler(self)
+        for name in self.omitted_when_none:
+            if data.get(name, 0) is None:
+                del data[name]
+        return data
+
+
+# ---------------------------------------------------------------- pieces of a position
+
+
+class TileView(Shape):
+    """A tile on the board: its square and face; ``blank`` when a blank stands for it."""
+
+    row: int
+    col: int
+    letter: str = Field(pattern="^[A-Z]$")
+    blank: bool
+
+
+class WordView(Shape):
+    """A word a play formed, where it starts, what it scored (as the move log keeps it).
+
+    ``word`` is the word in capitals; ``tiles`` is as the board spells it, a blank's letter
+    in lower case; ``position`` is GCG's: ``8H`` a word across from row 8, column H, ``H8``
+    one going down. The first word of a play is its main word.
+    """
+
+    word: str
+    tiles: str
+    position: str
+    score: int
+
+    @classmethod
+    def of(cls, word: WordScore) -> WordView:
+        return cls(word=word.word, tiles=word.tiles, position=word.position, score=word.score)
+
+
+class MoveView(Shape):
+    """One turn as everyone sees it; a swap is only a count."""
+
+    number: int
+    position: Seat
+    kind: MoveKind
+    tiles: list[TileView]
+    swap_count: int
+    words: list[WordView]
+    score: int
+    totals: tuple[int, int]
+    bag_count: int
+    at: When | None
+
+
+class SeatView(Shape):
+    """Who sits where, their score and how many tiles they hold: public facts."""
+
+    position: Seat
+    label: str
+    member_id: int | None
+    name: str | None
+    score: int
+    rack_count: int = Field(ge=0)
+
+
+class PublicMatch(Shape):
+    """Everything about a match that everyone who may watch it may see."""
+
+    match_id: int
+    name: str
+    ruleset: str
+    lexicon: str
+    board_size: int
+    visibility: Visibility
+    status: Status
+    result: Result
+    end_reason: EndReason
+    kickoff_at: When | None
+    no_show_at: When | None
+    turn_deadline_at: When | None
+    turn_number: int
+    to_move: Seat | None
+    bag_count: int
+    board: list[str] = Field(
+        description="One string a row: '.' empty, capitals tiles, lower case blanks."
+    )
+    moves: list[MoveView]
+    bag_commitment: str
+    bag_seed: str | None = Field(description="Null until the match is over.")
+    seats: list[SeatView]
+
+
+class MatchView(PublicMatch):
+    """The match as one viewer may see it: the public facts and, for a player, their rack."""
+
+    your_seat: Seat | None
+    rack: list[str] | None = Field(description="The viewer's own rack; null if not seated.")
+    can_share: bool
+    viewing_key: str | None = Field(description="Only for the players and the organiser.")
+
+
+class BoardRules(Shape):
+    """The public numbers the board page draws with: premium layout, letter values, swap.
+
+    ``layout`` rows use the ruleset's characters (``.`` plain, ``d`` DL, ``t`` TL, ``D`` DW,
+    ``T`` TW); the page needs them for squares a tile covers now but not earlier in a replay.
+    """
+
+    layout: list[str]
+    values: dict[str, int]
+    rack_size: int
+    swap_whole_rack: bool
+
+
+class Contribution(Shape):
+    """A seat's random value for the bag (null until given)."""
+
+    position: Seat
+    value: str | None
+
+
+class BagProof(Shape):
+    """The bag's commitment, each seat's value, and the seed once the match is over."""
+
+    commitment: str = Field(pattern="^[0-9a-f]{64}$")
+    seed: str | None = Field(description="Null until the match is over.")
+    contributions: list[Contribution]
+
+
+# ---------------------------------------------------------------- news (events)
+
+
+class TurnNews(Shape):
+    """A move was made: the move, the totals, the counts, who is next and until when."""
+
+    move: MoveView
+    turn_number: int
+    to_move: Seat | None
+    bag_count: int
+    turn_deadline_at: When | None = Field(description="The deadline of the turn now to play.")
+    seats: list[SeatView]
+
+
+class RackNews(Shape):
+    """A seat's own rack: only ever sent to that seat's member."""
+
+    position: Seat
+    rack: list[str]
+    turn_number: int
+
+
+class SeatsNews(Shape):
+    """Someone sat down."""
+
+    seats: list[SeatView]
+
+
+class ResultNews(Shape):
+    """How the match ended."""
+
+    status: Status
+    result: Result
+    end_reason: EndReason
+    scores: list[int]
+    finished_at: When | None
+
+
+class NoNews(Shape):
+    """An event that carries nothing but its kind (``key_rotated``)."""
+
+
+EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated"]
+#: What each public event carries.
+EVENT_DATA: dict[str, type[Shape]] = {
+    "seat_taken": SeatsNews,
+    "opened": PublicMatch,
+    "turn": TurnNews,
+    "ended": ResultNews,
+    "key_rotated": NoNews,
+}
+
+
+# ---------------------------------------------------------------- answers to requests
+
+
+class CommitAccepted(Shape):
+    """The mover's acknowledgement of an accepted move: the score and their new rack."""
+
+    code: Literal["accepted"] = "accepted"
+    score: int
+    words: list[WordView]
+    turn_number: int
+    rack: list[str]
+
+
+class Refusal(Shape):
+    """Why a request was refused (nothing changed); ``message`` is the text for people."""
+
+    code: str
+    message: str
+
+
+class Seated(Shape):
+    """You took this seat."""
+
+    code: Literal["seated"] = "seated"
+    position: Seat
+
+
+# ---------------------------------------------------------------- client frames
+
+
+class Request(BaseModel):
+    """A frame from a client. Unknown fields and loose types are refused (see ``protocol``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+ClientId = Annotated[str, Field(min_length=1, max_length=MAX_CLIENT_ID_LENGTH)]
+TurnNumber = Annotated[int, Field(ge=0, le=MAX_INT)]
+
+
+class TileIn(Request):
+    """A tile put on a square; ``letter`` is a blank's chosen letter when ``blank``."""
+
+    row: Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
+    col: Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
+    letter: Annotated[str, Field(max_length=MAX_LETTER_LENGTH)] | None = None
+    blank: bool = False
+
+    def placed(self) -> PlacedTile:
+        """The engine's tile (a blank without a letter is the engine's to refuse, in order)."""
+        return PlacedTile(self.row, self.col, self.letter or "", self.blank)
+
+
+class SyncRequest(Request):
+    """Ask for a fresh snapshot (after a gap, a reconnect, or any doubt)."""
+
+    type: Literal["sync"]
+    id: ClientId | None = None
+
+
+class TakeSeatRequest(Request):
+    """Sit down in a free seat: 0 (First), 1 (Second) or null (either)."""
+
+    type: Literal["take_seat"]
+    id: ClientId
+    position: Seat | None = None
+
+
+class PlayRequest(Request):
+    """Place tiles, made against turn ``turn``."""
+
+    type: Literal["play"]
+    id: ClientId
+    turn: TurnNumber
+    tiles: Annotated[list[TileIn], Field(max_length=7)]
+
+
+class SwapRequest(Request):
+    """Return these tiles (``?`` for a blank) to the bag, made against turn ``turn``."""
+
+    type: Literal["swap"]
+    id: ClientId
+    turn: TurnNumber
+    tiles: Annotated[
+        list[Annotated[str, Field(max_length=MAX_LETTER_LENGTH)]], Field(max_length=7)
+    ] = Field(description=f"Letters A-Z, or {BLANK} for a blank.")
+
+
+class PassRequest(Request):
+    """Give up the turn ``turn``."""
+
+    type: Literal["pass"]
+    id: ClientId
+    turn: TurnNumber
+
+
+CommitRequest = PlayRequest | SwapRequest | PassRequest
+ClientFrame = Annotated[
+    SyncRequest | TakeSeatRequest | PlayRequest | SwapRequest | PassRequest,
+    Field(discriminator="type"),
+]
+
+
+# ---------------------------------------------------------------- server frames
+
+
+class SnapshotFrame(Sparse):
+    """The whole match as this viewer may see it: on connect, on ``sync``, after a seat."""
+
+    omitted_when_none = frozenset({"id"})
+
+    type: Literal["snapshot"] = "snapshot"
+    reason: Literal["connect", "sync"]
+    snapshot: MatchView
+    id: str | None = None
+
+
+class ErrorFrame(Sparse):
+    """A request that never reached a service: a bad frame, not signed in, too many."""
+
+    omitted_when_none = frozenset({"id"})
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    id: str | None = None
+
+
+class AcceptedAck(CommitAccepted):
+    """The answer to a commit that was applied."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    accepted: Literal[True] = True
+    replayed: bool
+
+
+class RefusedAck(Refusal, Sparse):
+    """The answer to a request its service refused; a stale client gets a fresh snapshot."""
+
+    omitted_when_none = frozenset({"snapshot"})
+
+    type: Literal["ack"] = "ack"
+    id: str
+    accepted: Literal[False] = False
+    replayed: bool
+    snapshot: MatchView | None = None
+
+
+class SeatedAck(Seated):
+    """The answer to ``take_seat``, with the snapshot as the new player sees it."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    accepted: Literal[True] = True
+    replayed: Literal[False] = False
+    snapshot: MatchView
+
+
+class _Event(Shape):
+    match_id: int
+
+
+class TurnFrame(_Event):
+    type: Literal["turn"] = "turn"
+    data: TurnNews
+
+
+class RackFrame(_Event):
+    type: Literal["rack"] = "rack"
+    data: RackNews
+
+
+class OpenedFrame(_Event):
+    type: Literal["opened"] = "opened"
+    data: PublicMatch
+
+
+class SeatTakenFrame(_Event):
+    type: Literal["seat_taken"] = "seat_taken"
+    data: SeatsNews
+
+
+class EndedFrame(_Event):
+    type: Literal["ended"] = "ended"
+    data: ResultNews
+
+
+class KeyRotatedFrame(_Event):
+    type: Literal["key_rotated"] = "key_rotated"
+    data: NoNews
+
+
+EVENT_FRAMES: dict[str, type[_Event]] = {
+    "turn": TurnFrame,
+    "opened": OpenedFrame,
+    "seat_taken": SeatTakenFrame,
+    "ended": EndedFrame,
+    "key_rotated": KeyRotatedFrame,
+}
+AckFrame = AcceptedAck | RefusedAck | SeatedAck
+ServerFrame = (
+    SnapshotFrame
+    | ErrorFrame
+    | AcceptedAck
+    | RefusedAck
+    | SeatedAck
+    | TurnFrame
+    | RackFrame
+    | OpenedFrame
+    | SeatTakenFrame
+    | EndedFrame
+    | KeyRotatedFrame
+)
+
+
+def encode(frame: Shape) -> str:
+    """A frame as compact JSON text, as it goes on the wire."""
+    return frame.model_dump_json()
+
+
+def event_frame(kind: str, match_id: int, data: Shape) -> _Event:
+    """The frame of a public event of the match."""
+    frame: Any = EVENT_FRAMES[kind]  # each event's frame takes that event's data
+    result: _Event = frame(match_id=match_id, data=data)
+    return result
+
+
+# ---------------------------------------------------------------- HTTP answers
+
+
+class ApiError(Sparse):
+    """Every refusal of the API: ``error`` is the text for people, ``code`` for programs."""
+
+    omitted_when_none = frozenset({"allowed", "turn_count"})
+
+    error: str
+    code: str
+    allowed: list[str] | None = Field(default=None, description="For 405: the methods.")
+    turn_count: int | None = Field(default=None, description="For bad_turn: turns played.")
+
+
+class SeatRow(Shape):
+    """A seat in a list of matches."""
+
+    position: Seat
+    label: str
+    member_id: int | None
+    name: str | None
+    score: int
+
+
+class MatchRow(Shape):
+    """One match of the API's list: public facts only."""
+
+    id: int
+    name: str
+    status: Status
+    visibility: Visibility
+    ruleset: str
+    kickoff_at: When | None
+    finished_at: When | None
+    tournament_id: int | None
+    round_number: int | None
+    result: Result
+    end_reason: EndReason
+    turn_number: int
+    to_move: Seat | None
+    seats: list[SeatRow]
+
+
+class MatchList(Shape):
+    """A page of matches, newest first."""
+
+    count: int
+    limit: int
+    offset: int
+    results: list[MatchRow]
+
+
+class MatchState(MatchView):
+    """The API's match: the caller's snapshot (as on the page) and the bag's proof."""
+
+    bag: BagProof
+
+
+class Replay(Shape):
+    """The position after ``turn`` turns as the caller saw it: public facts, own rack."""
+
+    match_id: int
+    name: str
+    ruleset: str
+    lexicon: str
+    board_size: int
+    visibility: Visibility
+    turn: int
+    turn_count: int
+    final: bool
+    status: Status
+    result: Result
+    end_reason: EndReason
+    turn_number: int
+    to_move: Seat | None
+    bag_count: int
+    board: list[str]
+    moves: list[MoveView]
+    bag_commitment: str
+    bag_seed: str | None
+    seats: list[SeatView]
+    your_seat: Seat | None
+    rack: list[str] | None
+
+
+class ContributionIn(BaseModel):
+    """A seated player's random value: 16 to 32 bytes as hex (an even number of digits)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    value: str = Field(description="16 to 32 random bytes as hex, e.g. 32 hex digits.")
+
+
+class Contributed(Shape):
+    """The value now part of the seat's record."""
+
+    position: Seat
+    value: str
+
+
+def json_schema_of(models: dict[str, Any]) -> dict[str, Any]:
+    """One JSON Schema document (draft 2020-12) defining each of ``models`` by name."""
+    _, schema = models_json_schema(
+        [(model, "serialization") for model in models.values()],
+        ref_template="#/$defs/{model}",
+    )
+    return schema

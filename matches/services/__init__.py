@@ -1,0 +1,61 @@
+"""Every change to a match, one function each, one transaction each (DESIGN.md "one way in").
+
+Each function locks what it changes (the match row with ``select_for_update``, then its
+seats), applies any deadline that has passed (time is data), checks, writes, and publishes
+its news with ``transaction.on_commit``. A refusal is a :class:`ServiceError` subclass with a
+stable code, raised after the transaction. Consumers, views, the admin and Celery tasks call
+these; nothing else writes a match.
+
+- :mod:`.fixtures`: scheduling fixtures and round robins;
+- :mod:`.seating`: taking a seat, replacing the viewing link;
+- :mod:`.play`: a play, swap or pass;
+- :mod:`.clock`: deadlines on a look, and the sweeps;
+- :mod:`.bag`: a player's randomness for the bag.
+"""
+
+from matches.services.bag import match_contribute_entropy
+from matches.services.clock import (
+    default_no_shows,
+    forfeit_stalled_matches,
+    match_apply_deadlines,
+    open_due_matches,
+    run_clock,
+)
+from matches.services.errors import (
+    ContributionRefused,
+    InvalidFixture,
+    MatchMissing,
+    MoveRefused,
+    NotAllowed,
+    SeatUnavailable,
+    ServiceError,
+    SignInRequired,
+)
+from matches.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
+from matches.services.play import Committed, match_commit
+from matches.services.seating import SeatTaken, match_rotate_viewing_key, match_take_seat
+
+__all__ = [
+    "Committed",
+    "ContributionRefused",
+    "InvalidFixture",
+    "MatchMissing",
+    "MoveRefused",
+    "NotAllowed",
+    "SeatTaken",
+    "SeatUnavailable",
+    "ServiceError",
+    "SignInRequired",
+    "create_fixture",
+    "create_round_robin",
+    "default_no_shows",
+    "forfeit_stalled_matches",
+    "match_apply_deadlines",
+    "match_commit",
+    "match_contribute_entropy",
+    "match_rotate_viewing_key",
+    "match_take_seat",
+    "open_due_matches",
+    "round_robin_pairings",
+    "run_clock",
+]

@@ -1,0 +1,114 @@
+"""The clock: deadlines applied when someone looks, and the sweeps Celery beat runs.
+
+Time is data (DESIGN.md): kick-off, no-show and forfeit are decided from stored timestamps;
+a sweep only makes them happen on time and pushes the news. Sweeps are idempotent and share
+the work when two run at once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+
+from matches.events import Event, publish_on_commit
+from matches.models import Match
+from matches.services.common import locked_match, locked_seats
+from matches.services.common import now as _now
+from matches.services.lifecycle import apply_deadlines, deadline_passed
+
+SWEEP_BATCH = 50
+
+
+def match_apply_deadlines(*, match_id: int, now: datetime | None = None) -> Match:
+    """Apply any passed deadline (used by page loads, API reads and connects).
+
+    Locks the match only when a deadline has passed: a plain read answers the usual case,
+    so viewers arriving together (a thousand spectators of one match) do not queue on the
+    row lock and a commit each. What was not due at the read is treated as a moment earlier.
+    Raises ``Match.DoesNotExist`` for an unknown match.
+    """
+    now = now or _now()
+    match = Match.objects.get(pk=match_id)
+    if not deadline_passed(match, now):
+        return match
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.is_over:
+            return match
+        publish_on_commit(apply_deadlines(match, locked_seats(match), now=now))
+        return match
+
+
+def due_batch(
+    *, status: str, deadline: str, now: datetime, after: tuple[datetime, int] | None = None
+) -> QuerySet[Match]:
+    """The next batch of due rows after the cursor ``after``, locked, skipping locked ones."""
+    due = Match.objects.select_for_update(skip_locked=True).filter(
+        status=status, **{f"{deadline}__lte": now}
+    )
+    if after is not None:
+        due = due.filter(
+            Q(**{f"{deadline}__gt": after[0]}) | Q(**{deadline: after[0], "pk__gt": after[1]})
+        )
+    return due.order_by(deadline, "pk")[:SWEEP_BATCH]
+
+
+def _sweep(*, status: str, deadline: str, now: datetime, limit: int) -> list[int]:
+    """Apply deadlines to due matches, a batch per transaction; return the changed ids.
+
+    Due rows come off the partial deadline index in deadline order, claimed with
+    ``skip_locked`` so two sweeps running at once share the work instead of waiting on each
+    other. The condition is re-checked under the lock, so a match changes once however many
+    sweeps see it; a row that is due but cannot change yet (a kick-off with a seat still
+    empty) is passed over by the (deadline, id) cursor.
+    """
+    changed: list[int] = []
+    cursor: tuple[datetime, int] | None = None
+    while len(changed) < limit:
+        with transaction.atomic():
+            batch = list(due_batch(status=status, deadline=deadline, now=now, after=cursor))
+            if not batch:
+                break
+            last_due = getattr(batch[-1], deadline)
+            cursor = (last_due, batch[-1].pk)
+            events: list[Event] = []
+            for match in batch:
+                status_before = match.status
+                events += apply_deadlines(match, locked_seats(match), now=now)
+                if match.status != status_before:
+                    changed.append(match.pk)
+            publish_on_commit(events)
+    return changed
+
+
+def open_due_matches(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Open every scheduled, full match whose kick-off has come."""
+    return _sweep(
+        status=Match.Status.SCHEDULED, deadline="kickoff_at", now=now or _now(), limit=limit
+    )
+
+
+def default_no_shows(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Settle every scheduled match whose no-show deadline passed with a seat empty."""
+    return _sweep(
+        status=Match.Status.SCHEDULED, deadline="no_show_at", now=now or _now(), limit=limit
+    )
+
+
+def forfeit_stalled_matches(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Forfeit every live match whose player to move has let their turn deadline pass."""
+    return _sweep(
+        status=Match.Status.LIVE, deadline="turn_deadline_at", now=now or _now(), limit=limit
+    )
+
+
+def run_clock(*, now: datetime | None = None) -> dict[str, list[int]]:
+    """All three sweeps, in the order the rules apply them."""
+    now = now or _now()
+    return {
+        "opened": open_due_matches(now=now),
+        "no_shows": default_no_shows(now=now),
+        "forfeits": forfeit_stalled_matches(now=now),
+    }

@@ -1,0 +1,36 @@
+"""What every service does first: the clock, the match row lock, the seats, the organiser."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches.models import Match, Seat
+from matches.services.errors import MatchMissing, NotAllowed
+
+
+def now() -> datetime:
+    return timezone.now()
+
+
+def locked_match(match_id: int) -> Match:
+    """The match row, locked until the transaction ends (``select_for_update``)."""
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except Match.DoesNotExist:
+        raise MatchMissing("There is no such match.") from None
+
+
+def locked_seats(match: Match) -> list[Seat]:
+    """Both seats, locked, with their members (read by the news the service publishes)."""
+    locked = Seat.objects.select_for_update(of=("self",)).select_related("member")
+    seats = list(locked.filter(match=match).order_by("position"))
+    assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
+    return seats
+
+
+def require_organiser(member: Any) -> None:
+    if not (getattr(member, "is_authenticated", False) and member.is_organiser):
+        raise NotAllowed("Only organisers can do that.")

@@ -1,0 +1,89 @@
+"""Refusals: one ServiceError subclass each, with a stable ``code`` and an HTTP ``status``.
+
+A service that refuses changes nothing (except a deadline that had already passed, which
+stands) and raises one of these after its transaction; ``str(error)`` is the message for
+people. Pages, the API and the socket each map them in one place.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from matches.engine import MatchOver, MoveError, NotKickedOff, NotYourTurn, StaleTurn
+
+#: Refusals that mean the client's picture of the match was out of date (RULES.md checks 1-3):
+#: the answer carries a fresh snapshot so the client can redraw at once.
+RESYNC_ERRORS: tuple[type[MoveError], ...] = (NotKickedOff, MatchOver, NotYourTurn, StaleTurn)
+RESYNC_CODES = frozenset(error.code for error in RESYNC_ERRORS)
+
+
+class ServiceError(Exception):
+    """A request was refused; nothing changed. ``replayed`` when this is the stored answer
+    to a request id that was sent before."""
+
+    code: ClassVar[str] = "refused"
+    status: ClassVar[int] = 400
+
+    def __init__(self, message: str, *, replayed: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.replayed = replayed
+
+
+class NotAllowed(ServiceError):
+    """The requester may not do this."""
+
+    code = "not_allowed"
+    status = 403
+
+
+class SignInRequired(NotAllowed):
+    """Only a signed-in member may do this."""
+
+    code = "sign_in_required"
+
+
+class MatchMissing(ServiceError):
+    """There is no such match."""
+
+    code = "not_found"
+    status = 404
+
+
+class SeatUnavailable(ServiceError):
+    """The seat cannot be taken (taken, over, too late, already seated)."""
+
+    code = "seat_unavailable"
+    status = 409
+
+
+class InvalidFixture(ServiceError):
+    """A fixture or tournament that cannot be scheduled as asked."""
+
+    code = "invalid_fixture"
+
+
+class ContributionRefused(ServiceError):
+    """A random value for the bag that cannot be taken (a bad value, too late, twice)."""
+
+
+class MoveRefused(ServiceError):
+    """A play, swap or pass refused by RULES.md; ``code`` is the engine error's own.
+
+    ``replayed`` when this is the stored answer to a repeated client id.
+    """
+
+    status = 409
+
+    def __init__(self, code: str, message: str, *, replayed: bool = False) -> None:
+        super().__init__(message, replayed=replayed)
+        self.code = code  # type: ignore[misc]
+
+    @classmethod
+    def from_engine(cls, error: MoveError) -> MoveRefused:
+        return cls(error.code, error.message)
+
+    @property
+    def needs_resync(self) -> bool:
+        """The client's board was out of date: its answer should carry a fresh one."""
+        return self.code in RESYNC_CODES

@@ -1,0 +1,196 @@
+"""Scheduling: one fixture, or a whole round robin. Organisers only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.models import Member
+from lexicon.lexicon import get_lexicon
+from matches.engine import UnknownRuleset, get_ruleset
+from matches.events import publish_on_commit
+from matches.models import Match, Seat, Tournament
+from matches.services.common import locked_seats, require_organiser
+from matches.services.common import now as _now
+from matches.services.errors import InvalidFixture
+from matches.services.lifecycle import after_seating
+from wordduel.text import NOT_ONE_LINE, is_one_line
+
+NAME_LENGTH = 120
+
+
+def _clean_name(name: str, *, what: str) -> str:
+    name = name.strip()
+    if not name:
+        raise InvalidFixture(f"A {what} needs a name.")
+    if not is_one_line(name):
+        raise InvalidFixture(NOT_ONE_LINE)
+    return name[:NAME_LENGTH]
+
+
+def _check_rules(ruleset: str, lexicon: str) -> None:
+    try:
+        get_ruleset(ruleset)
+    except UnknownRuleset as error:
+        raise InvalidFixture(str(error)) from None
+    try:
+        get_lexicon(lexicon)
+    except LookupError:
+        raise InvalidFixture(f"There is no word list called {lexicon!r}.") from None
+
+
+def _new_match(
+    *,
+    name: str,
+    organiser: Member | None,
+    kickoff_at: datetime | None,
+    ruleset: str,
+    lexicon: str,
+    visibility_: str,
+    no_show_window: timedelta | None,
+    tournament: Tournament | None = None,
+    round_number: int | None = None,
+) -> Match:
+    window = no_show_window if no_show_window is not None else settings.NO_SHOW_WINDOW
+    if window <= timedelta(0):
+        raise InvalidFixture("The no-show window must be positive.")
+    match = Match.objects.create(
+        name=name,
+        tournament=tournament,
+        round_number=round_number,
+        created_by=organiser,
+        ruleset=ruleset,
+        lexicon=lexicon,
+        visibility=visibility_,
+        kickoff_at=kickoff_at,
+        no_show_window=window,
+        no_show_at=kickoff_at + window if kickoff_at else None,
+    )
+    Seat.objects.bulk_create([Seat(match=match, position=0), Seat(match=match, position=1)])
+    return match
+
+
+def create_fixture(
+    *,
+    organiser: Member,
+    name: str,
+    kickoff_at: datetime | None = None,
+    first: Member | None = None,
+    second: Member | None = None,
+    ruleset: str = "word-duel",
+    lexicon: str = "enable",
+    visibility_: str = Match.Visibility.PUBLIC,
+    no_show_window: timedelta | None = None,
+) -> Match:
+    """Schedule a fixture, seating none, one or both players. Creates the match row (and
+    locks its seats while it seats them); a fixture with both players and no kick-off, or a
+    kick-off already past, opens at once."""
+    require_organiser(organiser)
+    name = _clean_name(name, what="fixture")
+    if first is not None and first == second:
+        raise InvalidFixture("A member cannot sit on both sides of a fixture.")
+    _check_rules(ruleset, lexicon)
+    with transaction.atomic():
+        match = _new_match(
+            name=name,
+            organiser=organiser,
+            kickoff_at=kickoff_at,
+            ruleset=ruleset,
+            lexicon=lexicon,
+            visibility_=visibility_,
+            no_show_window=no_show_window,
+        )
+        now = _now()
+        seats = locked_seats(match)
+        for seat, member in zip(seats, (first, second), strict=True):
+            if member is not None:
+                seat.member = member
+                seat.seated_at = now
+                seat.save(update_fields=["member", "seated_at"])
+        publish_on_commit(after_seating(match, seats, now=now))
+    return match
+
+
+def round_robin_pairings(
+    players: Sequence[Any], *, double: bool = False
+) -> list[list[tuple[Any, Any]]]:
+    """Rounds of (first, second) pairs by the circle method; a bye where the count is odd.
+
+    Every pair meets once (twice with seats swapped when ``double``); seats alternate so each
+    player sits First about as often as Second.
+    """
+    entrants: list[Any] = list(players)
+    if len(entrants) % 2:
+        entrants.append(None)  # the bye
+    n = len(entrants)
+    rounds: list[list[tuple[Any, Any]]] = []
+    for r in range(n - 1):
+        pairs = []
+        for i in range(n // 2):
+            a, b = entrants[i], entrants[n - 1 - i]
+            if a is None or b is None:
+                continue
+            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
+        rounds.append(pairs)
+        entrants = [entrants[0], entrants[-1], *entrants[1:-1]]
+    if double:
+        rounds += [[(b, a) for a, b in pairs] for pairs in rounds]
+    return rounds
+
+
+def create_round_robin(
+    *,
+    organiser: Member,
+    name: str,
+    players: Sequence[Member],
+    first_kickoff: datetime,
+    interval: timedelta,
+    double: bool = False,
+    ruleset: str = "word-duel",
+    lexicon: str = "enable",
+    visibility_: str = Match.Visibility.PUBLIC,
+    no_show_window: timedelta | None = None,
+) -> Tournament:
+    """Create a tournament and all its fixtures, both seats filled, one round per interval.
+
+    Writes only new rows (nothing another request could hold), in one transaction."""
+    require_organiser(organiser)
+    name = _clean_name(name, what="tournament")
+    unique_players = list(dict.fromkeys(players))
+    if len(unique_players) != len(players):
+        raise InvalidFixture("Each player can be entered only once.")
+    if len(unique_players) < 2:
+        raise InvalidFixture("A round robin needs at least two players.")
+    if interval < timedelta(0):
+        raise InvalidFixture("The interval between rounds cannot be negative.")
+    _check_rules(ruleset, lexicon)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(name=name, organiser=organiser)
+        tournament.players.set(unique_players)
+        for round_index, pairs in enumerate(round_robin_pairings(unique_players, double=double)):
+            kickoff = first_kickoff + interval * round_index
+            for first, second in pairs:
+                fixture_name = f"{tournament.name} · Round {round_index + 1}: {first} v {second}"
+                match = _new_match(
+                    name=fixture_name[:NAME_LENGTH],
+                    organiser=organiser,
+                    kickoff_at=kickoff,
+                    ruleset=ruleset,
+                    lexicon=lexicon,
+                    visibility_=visibility_,
+                    no_show_window=no_show_window,
+                    tournament=tournament,
+                    round_number=round_index + 1,
+                )
+                seated_at = _now()
+                Seat.objects.filter(match=match, position=0).update(
+                    member=first, seated_at=seated_at
+                )
+                Seat.objects.filter(match=match, position=1).update(
+                    member=second, seated_at=seated_at
+                )
+    return tournament

@@ -1,0 +1,133 @@
+"""A match's life under its row lock: dealt and opened, finished, and its deadlines applied.
+
+Helpers of the services (they take the locked match and seats and return the news to
+publish after commit); nothing here opens a transaction or publishes by itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.conf import settings
+
+from matches import visibility
+from matches.engine import Game
+from matches.events import Event, PrivateEvent, PublicEvent
+from matches.models import Match, Seat
+from matches.records import salt_of
+
+
+def store_game(match: Match, seats: list[Seat], game: Game) -> None:
+    """Write the game value and its public mirrors (turn, bag, racks, scores)."""
+    match.game_state = game.to_json()
+    match.turn_number = game.turn_number
+    match.bag_count = game.bag_count
+    match.to_move = None if game.is_over else game.to_move
+    for seat in seats:
+        rack, score = "".join(game.racks[seat.position]), game.scores[seat.position]
+        if (seat.rack, seat.score) != (rack, score):  # most moves leave one seat as it was
+            seat.rack, seat.score = rack, score
+            seat.save(update_fields=["rack", "score"])
+
+
+def open_match(match: Match, seats: list[Seat], *, at: datetime, now: datetime) -> list[Event]:
+    """Deal the racks and go live; the first move's deadline runs from ``at`` (kick-off)."""
+    for seat in seats:
+        if not seat.contribution:  # the server contributes for a seat that did not
+            seat.contribution = secrets.token_hex(16)
+            seat.save(update_fields=["contribution"])
+    game = Game.new(ruleset=match.ruleset, seed=bytes.fromhex(match.bag_seed), salt=salt_of(seats))
+    store_game(match, seats, game)
+    match.status = Match.Status.LIVE
+    match.opened_at = now
+    match.turn_started_at = at
+    match.turn_deadline_at = at + settings.FORFEIT_AFTER
+    match.save()
+    events: list[Event] = [
+        PublicEvent(match.id, "opened", visibility.public_match(match, seats, turns=[])),
+    ]
+    events += [
+        PrivateEvent(match.id, seat.member_id, "rack", visibility.rack_news(match, seat))
+        for seat in seats
+        if seat.member_id is not None
+    ]
+    return events
+
+
+def finish_match(
+    match: Match,
+    seats: list[Seat],
+    *,
+    result: str,
+    reason: str,
+    now: datetime,
+    status: str = Match.Status.FINISHED,
+) -> list[Event]:
+    match.status = status
+    match.result = result
+    match.end_reason = reason
+    match.finished_at = now
+    match.to_move = None
+    match.turn_deadline_at = None
+    match.save()
+    return [PublicEvent(match.id, "ended", visibility.result_news(match, seats))]
+
+
+def after_seating(match: Match, seats: list[Seat], *, now: datetime) -> list[Event]:
+    """Open a match whose seats are now full: at once after kick-off, or with no kick-off."""
+    if match.status != Match.Status.SCHEDULED or not all(seat.member_id for seat in seats):
+        return []
+    if match.kickoff_at is None:
+        return open_match(match, seats, at=now, now=now)
+    if match.kickoff_at <= now:
+        return open_match(match, seats, at=match.kickoff_at, now=now)
+    return []
+
+
+def deadline_passed(match: Match, now: datetime) -> bool:
+    """Whether :func:`apply_deadlines` could change ``match`` at ``now`` (read without a lock)."""
+    if match.status == Match.Status.SCHEDULED:
+        return match.kickoff_at is not None and match.kickoff_at <= now
+    return (
+        match.status == Match.Status.LIVE
+        and match.turn_deadline_at is not None
+        and match.turn_deadline_at <= now
+    )
+
+
+def apply_deadlines(match: Match, seats: list[Seat], *, now: datetime) -> list[Event]:
+    """Make every deadline that has passed by ``now`` happen, from stored timestamps.
+
+    Called under the match lock by every service and sweep, so the outcome never depends
+    on when a sweep last ran. Kick-off opens a full match; an empty seat at the no-show
+    deadline loses by default (both empty: abandoned); a turn past its deadline forfeits.
+    """
+    events: list[Event] = []
+    if match.status == Match.Status.SCHEDULED and match.kickoff_at and match.kickoff_at <= now:
+        filled = [seat for seat in seats if seat.member_id]
+        if len(filled) == 2:
+            events += open_match(match, seats, at=match.kickoff_at, now=now)
+        elif match.no_show_at and match.no_show_at <= now:
+            if filled:
+                winner = "first" if filled[0].position == 0 else "second"
+                events += finish_match(
+                    match, seats, result=winner, reason=Match.EndReason.NO_SHOW, now=now
+                )
+            else:
+                events += finish_match(
+                    match,
+                    seats,
+                    result=Match.Result.NONE,
+                    reason=Match.EndReason.ABANDONED,
+                    now=now,
+                    status=Match.Status.ABANDONED,
+                )
+    if (
+        match.status == Match.Status.LIVE
+        and match.turn_deadline_at
+        and match.turn_deadline_at <= now
+    ):
+        winner = "second" if match.to_move == 0 else "first"
+        events += finish_match(match, seats, result=winner, reason=Match.EndReason.FORFEIT, now=now)
+    return events

@@ -1,0 +1,171 @@
+"""A move: play, swap or pass, made against a turn number, applied at most once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from lexicon.lexicon import get_lexicon
+from matches import visibility
+from matches.engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
+from matches.events import Event, PrivateEvent, PublicEvent, publish_on_commit
+from matches.models import CommitReceipt, Match, Seat, Turn
+from matches.schemas import CommitAccepted, Refusal, WordView
+from matches.services.common import locked_match, locked_seats
+from matches.services.common import now as _now
+from matches.services.errors import MoveRefused
+from matches.services.lifecycle import apply_deadlines, finish_match, store_game
+
+#: What a move that does not end the match changes on its row.
+MOVE_FIELDS = [
+    "game_state",
+    "turn_number",
+    "bag_count",
+    "to_move",
+    "turn_started_at",
+    "turn_deadline_at",
+]
+
+
+@dataclass(frozen=True)
+class Committed:
+    """An accepted move's acknowledgement (the mover's own rack), and whether it is the
+    stored answer to a repeated client id."""
+
+    answer: CommitAccepted
+    replayed: bool = False
+
+
+def _replay_of(receipt: CommitReceipt) -> Committed:
+    """The answer given the first time this client id was sent (raises if it was a refusal)."""
+    response = receipt.response
+    if not receipt.accepted:
+        raise MoveRefused(response["code"], response["message"], replayed=True)
+    return Committed(CommitAccepted.model_validate(response), replayed=True)
+
+
+def match_commit(
+    *,
+    match_id: int,
+    member: Any,
+    move: Move,
+    against_turn: int,
+    client_id: str,
+    now: datetime | None = None,
+) -> Committed:
+    """Apply a play, swap or pass made against turn ``against_turn``. Locks the match and
+    its seats; writes the turn, the mirrors and the sender's receipt in one transaction.
+
+    The checks run in RULES.md's order; the first that fails is the answer
+    (:class:`MoveRefused`, raised after the transaction) and nothing changes, except a
+    deadline that had already passed, which stands. A repeated ``client_id`` from the same
+    member answers what it answered the first time.
+    """
+    refusal: MoveRefused | None = None
+    with transaction.atomic():
+        match = locked_match(match_id)
+        receipt = CommitReceipt.objects.filter(
+            match=match, member=member, client_id=client_id
+        ).first()
+        if receipt is not None:
+            return _replay_of(receipt)
+        now = now or _now()
+        seats = locked_seats(match)
+        events = apply_deadlines(match, seats, now=now)
+        seat = next((s for s in seats if s.member_id == member.pk), None)
+        try:
+            game = _checked_move(match, seat, move, against_turn)
+        except MoveError as error:
+            refusal = MoveRefused.from_engine(error)
+            if seat is not None:
+                CommitReceipt.objects.create(
+                    match=match,
+                    member=member,
+                    client_id=client_id,
+                    accepted=False,
+                    response=Refusal(code=refusal.code, message=refusal.message).model_dump(),
+                )
+        else:
+            assert seat is not None
+            turn, recorded = _record_turn(match, seats, game, client_id=client_id, now=now)
+            events += recorded
+            answer = visibility.commit_accepted(match, seat, turn)
+            CommitReceipt.objects.create(
+                match=match,
+                member=member,
+                client_id=client_id,
+                accepted=True,
+                response=answer.model_dump(mode="json"),
+            )
+        publish_on_commit(events)
+    if refusal is not None:
+        raise refusal
+    return Committed(answer)
+
+
+def _checked_move(match: Match, seat: Seat | None, move: Move, against_turn: int) -> Game:
+    """The game after ``move``, or the MoveError of the first rule it breaks (RULES.md order:
+    kicked off and not over, your turn, the latest board, then the engine's rules 4-9)."""
+    if match.status == Match.Status.SCHEDULED:
+        raise NotKickedOff
+    if match.is_over:
+        raise MatchOver
+    if seat is None or seat.position != match.to_move:
+        raise NotYourTurn
+    if against_turn != match.turn_number:
+        raise StaleTurn
+    assert match.game_state is not None  # a live match has been dealt
+    game = Game.from_json(match.game_state)
+    lexicon = get_lexicon(match.lexicon, max_len=game.ruleset.lexicon_max_len)
+    return game.apply(move, player=seat.position, lexicon=lexicon)
+
+
+def _record_turn(
+    match: Match, seats: list[Seat], game: Game, *, client_id: str, now: datetime
+) -> tuple[Turn, list[Event]]:
+    """Write the turn just applied to ``game``, move the clock on, and say what happened."""
+    record = game.turns[-1]
+    store_game(match, seats, game)
+    move = record.move.to_dict()
+    swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
+    turn = Turn.objects.create(
+        match=match,
+        number=game.turn_number,
+        position=record.player,
+        kind=record.kind,
+        placement=move["tiles"] if record.kind == Turn.Kind.PLAY else [],
+        swap_count=len(swapped),
+        words=[WordView.of(word).model_dump() for word in record.words],
+        score=record.score,
+        first_total=record.totals[0],
+        second_total=record.totals[1],
+        bag_count=game.bag_count,
+        rack_before="".join(record.rack_before),
+        swapped=swapped,
+        drawn="".join(record.drawn),
+        client_id=client_id,
+        created_at=now,
+    )
+    events: list[Event] = []
+    if game.is_over:
+        result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
+        ended = finish_match(match, seats, result=result, reason=game.end_reason or "", now=now)
+    else:
+        ended = []
+        match.turn_started_at = now
+        match.turn_deadline_at = now + settings.FORFEIT_AFTER
+        match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
+    # The news is built after the clock moved on: it names the deadline of the turn now to
+    # play. It reads the seats locked above, with their members: no query of its own.
+    mover = seats[record.player]
+    events.append(PublicEvent(match.id, "turn", visibility.turn_news(match, turn, seats)))
+    if mover.member_id is not None:
+        events.append(
+            PrivateEvent(match.id, mover.member_id, "rack", visibility.rack_news(match, mover))
+        )
+    events += ended
+    return turn, events

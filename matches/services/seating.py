@@ -1,0 +1,117 @@
+"""Seats and the viewing link: a member sits down; an organiser replaces the link."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from matches import visibility
+from matches.events import PublicEvent, publish_on_commit
+from matches.models import CommitReceipt, Match, Seat
+from matches.schemas import Refusal, Seated
+from matches.services.common import locked_match, locked_seats
+from matches.services.common import now as _now
+from matches.services.errors import NotAllowed, SeatUnavailable, SignInRequired
+from matches.services.lifecycle import after_seating, apply_deadlines
+
+SIGN_IN_TO_SIT = "Sign in to take a seat."
+
+
+def _seat_refusal(
+    match: Match, seats: list[Seat], member: Any, position: int | None, *, now: datetime
+) -> str | None:
+    if match.is_over:
+        return "This match is over."
+    if match.no_show_at and match.no_show_at <= now:
+        return "The seats of this match can no longer be taken."
+    if any(seat.member_id == member.pk for seat in seats):
+        return "You already have a seat in this match."
+    if position is not None and position not in (0, 1):
+        return "There is no such seat."
+    free = [s for s in seats if s.member_id is None and position in (None, s.position)]
+    if not free:
+        return "That seat is taken." if position is not None else "Both seats are taken."
+    return None
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    """The seat a member now holds, and whether this is the answer to a repeated id."""
+
+    seat: Seat
+    replayed: bool = False
+
+
+def _replay_of(receipt: CommitReceipt, seats: list[Seat]) -> SeatTaken:
+    response = receipt.response
+    if not receipt.accepted:
+        raise SeatUnavailable(response["message"], replayed=True)
+    return SeatTaken(seats[response["position"]], replayed=True)
+
+
+def match_take_seat(
+    *, match_id: int, member: Any, position: int | None = None, client_id: str | None = None
+) -> SeatTaken:
+    """Seat ``member`` in a free seat (the given one, or the first free). Locks the match
+    and its seats; a full match opens (deals) at once when its kick-off has come.
+
+    A deadline that has already passed is applied first and stands even when the seat is
+    refused (a late arrival finds the no-show already decided). With ``client_id``, the
+    answer is kept: the same id sent again answers the same, and changes nothing.
+    """
+    if not getattr(member, "is_authenticated", False):
+        raise SignInRequired(SIGN_IN_TO_SIT)
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = locked_seats(match)
+        if client_id is not None:
+            receipt = CommitReceipt.objects.filter(
+                match=match, member=member, client_id=client_id
+            ).first()
+            if receipt is not None:
+                return _replay_of(receipt, seats)
+        now = _now()
+        events = apply_deadlines(match, seats, now=now)
+        refusal = _seat_refusal(match, seats, member, position, now=now)
+        if refusal is None:
+            seat = next(s for s in seats if s.member_id is None and position in (None, s.position))
+            seat.member = member
+            seat.seated_at = now
+            seat.save(update_fields=["member", "seated_at"])
+            events.append(PublicEvent(match.id, "seat_taken", visibility.seats_news(seats)))
+            events += after_seating(match, seats, now=now)
+            response = Seated(position=seat.position).model_dump()
+        else:
+            response = Refusal(code=SeatUnavailable.code, message=refusal).model_dump()
+        if client_id is not None:
+            CommitReceipt.objects.create(
+                match=match,
+                member=member,
+                client_id=client_id,
+                accepted=refusal is None,
+                response=response,
+            )
+        publish_on_commit(events)
+    if refusal is not None:
+        raise SeatUnavailable(refusal)
+    return SeatTaken(seat)
+
+
+def match_rotate_viewing_key(*, match_id: int, member: Any) -> str:
+    """Give a match a new viewing key, cutting off the old link. Locks the match; the
+    organiser (or whoever created the fixture) only."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not (
+            getattr(member, "is_authenticated", False)
+            and (member.is_organiser or match.created_by_id == member.pk)
+        ):
+            raise NotAllowed("Only the organiser can change the viewing key.")
+        match.viewing_key = secrets.token_urlsafe(32)
+        match.save(update_fields=["viewing_key"])
+        publish_on_commit([PublicEvent(match.id, "key_rotated", visibility.no_news())])
+        return match.viewing_key

@@ -1,0 +1,94 @@
+"""What one viewer may see of a match: the only door out for match data.
+
+Every page, websocket frame, API answer and export is built here, for one viewer:
+
+- :mod:`~matches.visibility.access`: who may watch, and :func:`access_match`, the one way in
+  to read a match (pages, the API and the socket alike);
+- :mod:`~matches.visibility.payloads`: snapshots, news and acknowledgements
+  (the shapes of :mod:`matches.schemas`);
+- :mod:`~matches.visibility.pages`: lists and the board page, made readable;
+- :mod:`~matches.visibility.exports`: the API's rows and states, replays, GCG, the bag's proof.
+
+A rack's letters go only to the seat that holds them; the tiles a swap returned only to the
+swapper; the bag's contents, order and seed to nobody (the seed only after the game).
+"""
+
+from matches.visibility.access import (
+    MatchAccess,
+    MatchHidden,
+    MatchNotFound,
+    Role,
+    Viewer,
+    access_match,
+    can_rotate_key,
+    can_share,
+    can_watch,
+    key_is_valid,
+    viewer_for,
+    viewing_key,
+)
+from matches.visibility.exports import (
+    TurnNotPlayed,
+    api_match_row,
+    api_match_state,
+    bag_proof,
+    gcg_for,
+    replay,
+)
+from matches.visibility.pages import (
+    MatchLine,
+    MatchPage,
+    can_view_tournament,
+    match_line,
+    match_page,
+    result_text,
+    visible_matches,
+)
+from matches.visibility.payloads import (
+    commit_accepted,
+    match_view,
+    no_news,
+    public_match,
+    rack_news,
+    result_news,
+    seat_views,
+    seats_news,
+    turn_news,
+)
+
+__all__ = [
+    "MatchAccess",
+    "MatchHidden",
+    "MatchLine",
+    "MatchNotFound",
+    "MatchPage",
+    "Role",
+    "TurnNotPlayed",
+    "Viewer",
+    "access_match",
+    "api_match_row",
+    "api_match_state",
+    "bag_proof",
+    "can_rotate_key",
+    "can_share",
+    "can_view_tournament",
+    "can_watch",
+    "commit_accepted",
+    "gcg_for",
+    "key_is_valid",
+    "match_line",
+    "match_page",
+    "match_view",
+    "no_news",
+    "public_match",
+    "rack_news",
+    "replay",
+    "result_news",
+    "result_text",
+    "seat_views",
+    "seats_news",
+    "turn_news",
+    "viewer_for",
+    "viewing_key",
+    "visible_matches",
+]

@@ -1,0 +1,179 @@
+"""Records for one viewer: the API's rows and states, the replay, GCG, the bag's proof.
+
+A replay shows what the viewer saw at that turn: the public facts, and their own rack as it
+was then. The seed appears only once the match is over.
+"""
+
+from __future__ import annotations
+
+from matches.engine import Game, export_gcg, get_ruleset
+from matches.models import Match, Seat, Turn
+from matches.schemas import (
+    BagProof,
+    Contribution,
+    MatchRow,
+    MatchState,
+    Replay,
+    SeatRow,
+    SeatView,
+)
+from matches.visibility.access import MatchAccess
+from matches.visibility.pages import result_text
+from matches.visibility.payloads import board_rows, match_view, move_view, seat_name
+
+
+def bag_proof(match: Match, seats: list[Seat]) -> BagProof:
+    """The bag's commitment, each seat's contribution, and the seed once the match is over.
+
+    A contribution alone predicts nothing (the draws are keyed by the secret seed), so it is
+    public from the moment it is made; the seed is withheld until the end.
+    """
+    return BagProof(
+        commitment=match.bag_commitment,
+        seed=match.bag_seed if match.is_over else None,
+        contributions=[
+            Contribution(position=seat.position, value=seat.contribution or None) for seat in seats
+        ],
+    )
+
+
+def api_match_row(match: Match) -> MatchRow:
+    """One match of the API's list: public facts only (prefetch ``seats__member``)."""
+    return MatchRow(
+        id=match.id,
+        name=match.name,
+        status=match.status,
+        visibility=match.visibility,
+        ruleset=match.ruleset,
+        kickoff_at=match.kickoff_at,
+        finished_at=match.finished_at,
+        tournament_id=match.tournament_id,
+        round_number=match.round_number,
+        result=match.result,
+        end_reason=match.end_reason,
+        turn_number=match.turn_number,
+        to_move=match.to_move,
+        seats=[
+            SeatRow(
+                position=seat.position,
+                label=seat.get_position_display(),
+                member_id=seat.member_id,
+                name=seat_name(seat),
+                score=seat.score,
+            )
+            for seat in match.seats.all()
+        ],
+    )
+
+
+def api_match_state(access: MatchAccess) -> MatchState:
+    """The API's match state: the viewer's view (as on the page) plus the bag's proof."""
+    view = match_view(access)
+    return MatchState(**dict(view), bag=bag_proof(access.match, access.seats))
+
+
+def _rack_after(turns: list[Turn], seats: list[Seat], position: int, count: int) -> str:
+    """Seat ``position``'s rack after ``count`` turns.
+
+    A rack changes only on its owner's turns, so it is the ``rack_before`` of the owner's next
+    turn, or the stored rack when they have not moved since.
+    """
+    later = next((turn for turn in turns[count:] if turn.position == position), None)
+    return later.rack_before if later is not None else seats[position].rack
+
+
+class TurnNotPlayed(ValueError):
+    """A replay asked for a turn that has not been played."""
+
+
+def replay(access: MatchAccess, turn: int) -> Replay:
+    """The match as the viewer saw it after ``turn`` turns (0: the opening position).
+
+    The same public facts as :func:`match_view` at that moment, and the viewer's own rack
+    as it was then; the other rack only as a count.
+    """
+    match, seats, turns, viewer = access.match, access.seats, access.turns, access.viewer
+    count = len(turns)
+    if not 0 <= turn <= count:
+        raise TurnNotPlayed(f"turn must be between 0 and {count}")
+    shown = turns[:turn]
+    final = turn == count
+    ruleset = get_ruleset(match.ruleset)
+    if shown:
+        # The final position's scores include the end-of-game rack adjustments.
+        last = shown[-1]
+        scores = [s.score for s in seats] if final else [last.first_total, last.second_total]
+        bag_count = last.bag_count
+    else:
+        scores = [0, 0]
+        dealt = match.game_state is not None
+        bag_count = ruleset.tile_count - 2 * ruleset.rack_size if dealt else match.bag_count
+    racks = [_rack_after(turns, seats, seat.position, turn) for seat in seats]
+    return Replay(
+        match_id=match.id,
+        name=match.name,
+        ruleset=match.ruleset,
+        lexicon=match.lexicon,
+        board_size=ruleset.board_size,
+        visibility=match.visibility,
+        turn=turn,
+        turn_count=count,
+        final=final,
+        status=match.status if final else Match.Status.LIVE,
+        result=match.result if final else "",
+        end_reason=match.end_reason if final else "",
+        turn_number=turn,
+        to_move=match.to_move if final else turns[turn].position,
+        bag_count=bag_count,
+        board=board_rows(ruleset.board_size, shown),
+        moves=[move_view(item) for item in shown],
+        bag_commitment=match.bag_commitment,
+        bag_seed=match.bag_seed if match.is_over else None,
+        seats=[
+            SeatView(
+                position=seat.position,
+                label=seat.get_position_display(),
+                member_id=seat.member_id,
+                name=seat_name(seat),
+                score=scores[seat.position],
+                rack_count=len(racks[seat.position]),
+            )
+            for seat in seats
+        ],
+        your_seat=viewer.seat,
+        rack=list(racks[viewer.seat]) if viewer.seat is not None else None,
+    )
+
+
+def _gcg_notes(match: Match, seats: list[Seat]) -> list[str]:
+    """Why a match ended when no rack line says so (a forfeit, a no-show)."""
+    if match.end_reason in (Match.EndReason.FORFEIT, Match.EndReason.NO_SHOW):
+        return [f"{result_text(match, seats)}: {match.get_end_reason_display().lower()}."]
+    return []
+
+
+def gcg_for(access: MatchAccess) -> str | None:
+    """The match as a GCG record for its viewer, or None before the tiles are dealt.
+
+    Rack letters (and a swap's letters) only for the viewer's own seat, as during play; the
+    other seat's exchanges and end-of-game rack are counts. Blanks are lower case. The writer
+    folds every name, the title and the notes onto one line each: a display name cannot add
+    a line to the record.
+    """
+    match, seats, viewer = access.match, access.seats, access.viewer
+    if match.game_state is None:
+        return None
+    game = Game.from_json(match.game_state)
+    names = (
+        seat_name(seats[0]) or seats[0].get_position_display(),
+        seat_name(seats[1]) or seats[1].get_position_display(),
+    )
+    visible = frozenset() if viewer.seat is None else frozenset({viewer.seat})
+    return export_gcg(
+        game,
+        player_names=names,
+        visible_racks=visible,
+        title=match.name,
+        game_id=("wordduel", str(match.id)),
+        notes=_gcg_notes(match, seats),
+    )

@@ -1,0 +1,319 @@
+"""What the server-rendered pages show: lists of matches, the board page, tournaments.
+
+Lists carry only public facts (names, status, scores, results): a rack never appears in them
+because they never read one. The match page is the viewer's :class:`MatchView` made readable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from matches.engine import format_position, get_ruleset
+from matches.models import Match, Seat, Tournament, Turn
+from matches.schemas import BoardRules, MatchView, MoveView
+from matches.visibility.access import MatchAccess, can_rotate_key
+from matches.visibility.payloads import match_view, seat_name
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from accounts.models import Member
+
+_PREMIUM_LABELS = {"T": "TW", "D": "DW", "t": "TL", "d": "DL"}
+
+
+def visible_matches(user: Member | Any) -> QuerySet[Match]:
+    """The matches ``user`` may find in a list: public ones, and every one for a member.
+
+    A viewing key opens one match page, never a list, so keys play no part here.
+    """
+    matches = Match.objects.all()
+    if not getattr(user, "is_authenticated", False):
+        matches = matches.filter(visibility=Match.Visibility.PUBLIC)
+    return matches
+
+
+def can_view_tournament(tournament: Tournament, user: Member | Any) -> bool:
+    """Members see every tournament; others only one whose fixtures are all public.
+
+    A tournament's standings summarise every fixture, so showing them to someone who may
+    not watch one of its fixtures would leak that fixture's result.
+    """
+    if getattr(user, "is_authenticated", False):
+        return True
+    return not tournament.matches.exclude(visibility=Match.Visibility.PUBLIC).exists()
+
+
+def outcome_for(match: Match, position: int | None) -> str:
+    """``won``, ``lost``, ``drawn`` or ``""`` from the point of view of seat ``position``."""
+    if position is None or match.status != Match.Status.FINISHED or not match.result:
+        return ""
+    if match.result == Match.Result.DRAW:
+        return "drawn"
+    winner = 0 if match.result == Match.Result.FIRST else 1
+    return "won" if winner == position else "lost"
+
+
+def result_text(match: Match, seats: list[Seat]) -> str:
+    """The result in words: who won, a draw, no result, or nothing while not over."""
+    if match.status == Match.Status.ABANDONED:
+        return "No result (both seats empty)"
+    if not match.is_over:
+        return ""
+    if match.result == Match.Result.DRAW:
+        return "Draw"
+    if match.result in (Match.Result.FIRST, Match.Result.SECOND):
+        seat = seats[0 if match.result == Match.Result.FIRST else 1]
+        who = seat_name(seat) or seat.get_position_display()
+        return f"{who} ({seat.get_position_display()}) won"
+    return "No result"
+
+
+# ---------------------------------------------------------------- lists
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    position: int
+    label: str
+    name: str | None
+    score: int
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """One line of a match list (home, my matches, a tournament), from public facts.
+
+    The ``your_*``, ``opponent*`` and ``outcome`` fields are filled for a member's own list.
+    """
+
+    id: int
+    name: str
+    status: str
+    status_label: str
+    visibility: str
+    visibility_label: str
+    kickoff_at: datetime | None
+    finished_at: datetime | None
+    round_number: int | None
+    tournament_id: int | None
+    result: str
+    result_text: str
+    end_reason: str
+    end_reason_label: str
+    seats: tuple[SeatLine, ...]
+    your_seat: str | None = None
+    opponent: str | None = None
+    your_score: int | None = None
+    opponent_score: int | None = None
+    outcome: str = ""
+
+
+def match_line(match: Match, *, member_id: int | None = None) -> MatchLine:
+    """A list line for ``match`` (prefetch ``seats__member``); ``member_id`` for their view."""
+    seats = list(match.seats.all())
+    mine = next((seat for seat in seats if seat.member_id == member_id), None)
+    other = next((seat for seat in seats if mine and seat.position != mine.position), None)
+    return MatchLine(
+        id=match.id,
+        name=match.name,
+        status=match.status,
+        status_label=match.get_status_display(),
+        visibility=match.visibility,
+        visibility_label=match.get_visibility_display(),
+        kickoff_at=match.kickoff_at,
+        finished_at=match.finished_at,
+        round_number=match.round_number,
+        tournament_id=match.tournament_id,
+        result=match.result,
+        result_text=result_text(match, seats),
+        end_reason=match.end_reason,
+        end_reason_label=match.get_end_reason_display() if match.end_reason else "",
+        seats=tuple(
+            SeatLine(seat.position, seat.get_position_display(), seat_name(seat), seat.score)
+            for seat in seats
+        ),
+        your_seat=mine.get_position_display() if mine else None,
+        opponent=seat_name(other) if other else None,
+        your_score=mine.score if mine else None,
+        opponent_score=other.score if other else None,
+        outcome=outcome_for(match, mine.position if mine else None),
+    )
+
+
+# ---------------------------------------------------------------- the match page
+
+
+@dataclass(frozen=True)
+class Cell:
+    square: str
+    letter: str
+    blank: bool
+    premium: str
+    label: str
+
+
+@dataclass(frozen=True)
+class GridRow:
+    number: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """A move described in words for the move list."""
+
+    number: int
+    seat: str
+    who: str
+    what: str
+    score: int
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TournamentLink:
+    id: int
+    name: str
+
+
+def move_position(move: MoveView) -> str:
+    """Where a play went, in GCG's notation: its main word's position, as recorded."""
+    if move.words:
+        return move.words[0].position
+    if not move.tiles:
+        return ""
+    first = min(move.tiles, key=lambda tile: (tile.row, tile.col))
+    return format_position(first.row, first.col, across=len({t.row for t in move.tiles}) == 1)
+
+
+def move_lines(view: MatchView) -> list[MoveLine]:
+    """The move list of a view, each move described in words."""
+    names = {seat.position: seat.name or seat.label for seat in view.seats}
+    labels = {seat.position: seat.label for seat in view.seats}
+    lines = []
+    for move in view.moves:
+        if move.kind == Turn.Kind.PLAY:
+            words = [word.tiles.upper() for word in move.words]
+            what = f"played {', '.join(words) or 'tiles'} at {move_position(move)}"
+        elif move.kind == Turn.Kind.SWAP:
+            count = move.swap_count
+            what = f"swapped {count} tile{'s' if count != 1 else ''}"
+        else:
+            what = "passed"
+        lines.append(
+            MoveLine(
+                number=move.number,
+                seat=labels.get(move.position, ""),
+                who=names.get(move.position, ""),
+                what=what,
+                score=move.score,
+                totals=move.totals,
+            )
+        )
+    return lines
+
+
+def board_grid(view: MatchView) -> list[GridRow]:
+    """The board as rows of cells: a tile's letter, or the square's premium label.
+
+    Premium labels come from the ruleset's layout (TW/DW/TL/DL, the centre star ★); a
+    covered square shows its tile, as premiums count only on the turn a tile lands.
+    """
+    ruleset = get_ruleset(view.ruleset)
+    rows = []
+    for r, line in enumerate(view.board):
+        cells = []
+        for c, char in enumerate(line):
+            premium = ruleset.premium(r, c)
+            label = "★" if (r, c) == ruleset.centre else _PREMIUM_LABELS.get(premium, "")
+            cells.append(
+                Cell(
+                    square=format_position(r, c, across=False),
+                    letter=char.upper() if char != "." else "",
+                    blank=char.islower(),
+                    premium=_PREMIUM_LABELS.get(premium, "").lower(),
+                    label=label,
+                )
+            )
+        rows.append(GridRow(number=r + 1, cells=tuple(cells)))
+    return rows
+
+
+def board_rules(name: str) -> BoardRules:
+    """The public numbers the interactive board draws with: premium layout, letter values."""
+    ruleset = get_ruleset(name)
+    return BoardRules(
+        layout=list(ruleset.layout),
+        values=dict(ruleset.values),
+        rack_size=ruleset.rack_size,
+        swap_whole_rack=ruleset.swap_whole_rack,
+    )
+
+
+def _to_move_label(seats: list[Seat], to_move: int | None) -> str | None:
+    """``First (alice)``: whose turn it is, by seat and name."""
+    if to_move is None:
+        return None
+    seat = seats[to_move]
+    name = seat_name(seat)
+    return f"{seat.get_position_display()} ({name})" if name else seat.get_position_display()
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    """Everything the match page shows its viewer: their :class:`MatchView` (whose fields
+    the template reads straight through, e.g. ``m.rack``) and its presentation."""
+
+    view: MatchView
+    status_label: str
+    visibility_label: str
+    result_text: str
+    end_reason_label: str
+    kickoff: datetime | None
+    no_show: datetime | None
+    tournament: TournamentLink | None
+    round_number: int | None
+    your_seat_label: str | None
+    to_move_label: str | None
+    grid: list[GridRow]
+    board_rules: BoardRules
+    columns: list[str]
+    move_lines: list[MoveLine]
+    can_rotate_key: bool
+    is_member: bool
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.view, name)
+
+
+def match_page(access: MatchAccess) -> MatchPage:
+    """The match page for one viewer, built on :func:`match_view`: their own rack and
+    nothing else hidden; the rest is presentation of public facts."""
+    match, seats, viewer = access.match, access.seats, access.viewer
+    view = match_view(access)
+    return MatchPage(
+        view=view,
+        status_label=match.get_status_display(),
+        visibility_label=match.get_visibility_display(),
+        result_text=result_text(match, seats),
+        end_reason_label=match.get_end_reason_display() if match.end_reason else "",
+        kickoff=match.kickoff_at,
+        no_show=match.no_show_at,
+        tournament=(
+            TournamentLink(match.tournament.id, match.tournament.name)
+            if match.tournament is not None
+            else None
+        ),
+        round_number=match.round_number,
+        your_seat_label=Seat.Position(viewer.seat).label if viewer.seat is not None else None,
+        to_move_label=_to_move_label(seats, match.to_move),
+        grid=board_grid(view),
+        board_rules=board_rules(match.ruleset),
+        columns=[chr(ord("A") + c) for c in range(view.board_size)],
+        move_lines=move_lines(view),
+        can_rotate_key=can_rotate_key(match, viewer),
+        is_member=viewer.is_member,
+    )

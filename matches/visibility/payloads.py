@@ -1,0 +1,174 @@
+"""The match as data for one viewer: snapshots, news, acknowledgements (``matches.schemas``).
+
+A rack's letters go only to the seat that holds them; the tiles a swap returned only to the
+swapper; the bag's contents, order and seed to nobody (the seed only after the game, for
+verification). Every builder takes the rows it needs, so what it shows is what was read.
+"""
+
+from __future__ import annotations
+
+from matches.engine import get_ruleset
+from matches.models import Match, Seat, Turn
+from matches.schemas import (
+    CommitAccepted,
+    MatchView,
+    MoveView,
+    NoNews,
+    PublicMatch,
+    RackNews,
+    ResultNews,
+    SeatsNews,
+    SeatView,
+    TileView,
+    TurnNews,
+    WordView,
+)
+from matches.visibility.access import MatchAccess, Viewer, can_share
+
+
+def seat_name(seat: Seat) -> str | None:
+    """The seated member's name as the site shows it, or None for a free seat."""
+    return str(seat.member) if seat.member_id else None
+
+
+def seat_views(seats: list[Seat]) -> list[SeatView]:
+    """Who sits where, scores and rack counts: public facts."""
+    return [
+        SeatView(
+            position=seat.position,
+            label=seat.get_position_display(),
+            member_id=seat.member_id,
+            name=seat_name(seat),
+            score=seat.score,
+            rack_count=len(seat.rack),
+        )
+        for seat in seats
+    ]
+
+
+def move_view(turn: Turn) -> MoveView:
+    """One move of the log as everyone may see it (a swap is only a count)."""
+    play = turn.kind == Turn.Kind.PLAY
+    return MoveView(
+        number=turn.number,
+        position=turn.position,
+        kind=turn.kind,
+        tiles=[TileView(**tile) for tile in turn.placement] if play else [],
+        swap_count=turn.swap_count if turn.kind == Turn.Kind.SWAP else 0,
+        words=[WordView(**word) for word in turn.words],
+        score=turn.score,
+        totals=(turn.first_total, turn.second_total),
+        bag_count=turn.bag_count,
+        at=turn.created_at,
+    )
+
+
+def board_rows(board_size: int, turns: list[Turn]) -> list[str]:
+    """The board as strings, one per row: ``.`` empty, capitals tiles, lower case blanks."""
+    grid = [["."] * board_size for _ in range(board_size)]
+    for turn in turns:
+        if turn.kind != Turn.Kind.PLAY:
+            continue
+        for tile in turn.placement:
+            letter = tile["letter"].lower() if tile["blank"] else tile["letter"].upper()
+            grid[tile["row"]][tile["col"]] = letter
+    return ["".join(row) for row in grid]
+
+
+def public_match(match: Match, seats: list[Seat], turns: list[Turn]) -> PublicMatch:
+    """Everything about the match that everyone who may watch it may see."""
+    return PublicMatch(**_public_fields(match, seats, turns))
+
+
+def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[str, object]:
+    return {
+        "match_id": match.id,
+        "name": match.name,
+        "ruleset": match.ruleset,
+        "lexicon": match.lexicon,
+        "board_size": get_ruleset(match.ruleset).board_size,
+        "visibility": match.visibility,
+        "status": match.status,
+        "result": match.result,
+        "end_reason": match.end_reason,
+        "kickoff_at": match.kickoff_at,
+        "no_show_at": match.no_show_at,
+        "turn_deadline_at": match.turn_deadline_at,
+        "turn_number": match.turn_number,
+        "to_move": match.to_move,
+        "bag_count": match.bag_count,
+        "board": board_rows(get_ruleset(match.ruleset).board_size, turns),
+        "moves": [move_view(turn) for turn in turns],
+        "bag_commitment": match.bag_commitment,
+        "bag_seed": match.bag_seed if match.is_over else None,
+        "seats": seat_views(seats),
+    }
+
+
+def own_rack(seats: list[Seat], viewer: Viewer) -> list[str] | None:
+    """The viewer's own rack, or None when they hold no seat."""
+    if viewer.seat is None:
+        return None
+    return list(next(seat for seat in seats if seat.position == viewer.seat).rack)
+
+
+def match_view(access: MatchAccess) -> MatchView:
+    """The public facts plus, for a seated viewer, their own rack (and the share link for
+    those who may copy it)."""
+    match, viewer = access.match, access.viewer
+    shared = can_share(match, viewer)
+    return MatchView(
+        **_public_fields(match, access.seats, access.turns),
+        your_seat=viewer.seat,
+        rack=own_rack(access.seats, viewer),
+        can_share=shared,
+        viewing_key=match.viewing_key if shared else None,
+    )
+
+
+def turn_news(match: Match, turn: Turn, seats: list[Seat]) -> TurnNews:
+    """The public news of one move: the move, totals, counts, who is next and until when."""
+    return TurnNews(
+        move=move_view(turn),
+        turn_number=match.turn_number,
+        to_move=match.to_move,
+        bag_count=match.bag_count,
+        turn_deadline_at=match.turn_deadline_at,
+        seats=seat_views(seats),
+    )
+
+
+def rack_news(match: Match, seat: Seat) -> RackNews:
+    """A seat's own rack: only ever sent to that seat's member."""
+    return RackNews(position=seat.position, rack=list(seat.rack), turn_number=match.turn_number)
+
+
+def seats_news(seats: list[Seat]) -> SeatsNews:
+    """Who sits where now (after someone sat down)."""
+    return SeatsNews(seats=seat_views(seats))
+
+
+def no_news() -> NoNews:
+    """The body of an event that says only that it happened."""
+    return NoNews()
+
+
+def result_news(match: Match, seats: list[Seat]) -> ResultNews:
+    """How the match ended: result, reason, final scores."""
+    return ResultNews(
+        status=match.status,
+        result=match.result,
+        end_reason=match.end_reason,
+        scores=[seat.score for seat in seats],
+        finished_at=match.finished_at,
+    )
+
+
+def commit_accepted(match: Match, seat: Seat, turn: Turn) -> CommitAccepted:
+    """The accepted-commit acknowledgement for the mover: the score and their new rack."""
+    return CommitAccepted(
+        score=turn.score,
+        words=[WordView(**word) for word in turn.words],
+        turn_number=match.turn_number,
+        rack=list(seat.rack),
+    )
