@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.request import RawPostDataException
 from ninja import NinjaAPI, Query
 from ninja.errors import ValidationError
+from ninja.security import APIKeyCookie
 from ninja.utils import check_csrf
 from pydantic import ValidationError as InvalidBody
 
@@ -48,6 +49,20 @@ api = NinjaAPI(
     openapi_url="/schema/",
     docs_url="/docs",
 )
+
+
+class SessionCookie(APIKeyCookie):
+    """A signed-in member's session cookie, with the CSRF token of a Django POST. Declared so
+    the schema says so; the operation checks both itself, so that every refusal keeps its own
+    words (a CSRF failure, "Sign in to ...", "Only a player seated ...")."""
+
+    param_name = "sessionid"
+
+    def __init__(self) -> None:
+        super().__init__(csrf=False)
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> bool:
+        return True  # (the operation decides: anonymous callers get its own refusal)
 
 
 class ApiRefusal(Exception):
@@ -87,8 +102,13 @@ def _bad_parameter(request: HttpRequest, invalid: ValidationError) -> HttpRespon
     """A query parameter that is missing or not of its declared type: a clear 400."""
     names = {str(error["loc"][-1]) for error in invalid.errors if error.get("loc")}
     if "turn" in names:
-        access = _access(request, int(request.resolver_match.kwargs["match_id"]))  # type: ignore[union-attr]
-        count = len(access.turns)
+        match_id = int(request.resolver_match.kwargs["match_id"])  # type: ignore[union-attr]
+        try:
+            count = len(_access(request, match_id).turns)
+        except visibility.MatchNotFound:
+            return refusal_response(
+                request, 404, ApiError(error="No such match.", code="not_found")
+            )
         missing = request.GET.get("turn") in (None, "")
         message = f"Name the turn: {_turn_message(count)}" if missing else _turn_message(count)
         error = ApiError(error=message, code="bad_turn", turn_count=count)
@@ -170,6 +190,7 @@ def match_replay(
     "/matches/{int:match_id}/contribute",
     response={200: Contributed, 400: ApiError, 403: ApiError, **NOT_FOUND},
     url_name="match-contribute",
+    auth=SessionCookie(),
     openapi_extra={
         "requestBody": {
             "required": True,
@@ -183,8 +204,9 @@ def match_replay(
 )
 def match_contribute(request: HttpRequest, match_id: int) -> Contributed:
     """Add a seated player's random value to the bag, before the deal."""
-    if check_csrf(request) is not None:
-        raise ApiRefusal(403, "csrf_failed", "The CSRF token is missing or wrong.")
+    refused = check_csrf(request)  # answered by wordduel.csrf, in JSON
+    if refused is not None:
+        return refused  # type: ignore[return-value]
     _access(request, match_id)
     try:
         raw = request.body  # a form body already read by the CSRF check is not JSON either

@@ -19,11 +19,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected as SocketClosed
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections
 
 from accounts.sessions import still_signed_in
 from matches import services, visibility
@@ -64,13 +65,24 @@ NO_SUCH_MATCH = ("not_found", "This match no longer exists.")
 
 
 async def off_loop(func: Callable[..., T], /, **kwargs: Any) -> T:
-    """Run database work in a worker thread of its own.
+    """Run database work in a worker thread of its own, and give its connection back to the
+    pool when it is done.
 
     Not thread-sensitive: each call is a complete transaction, so it needs no particular
     thread, and two connections' commits really run side by side and meet at the match row
     lock instead of queueing behind one process-wide thread.
     """
-    return await database_sync_to_async(func, thread_sensitive=False)(**kwargs)
+    return await sync_to_async(_then_close, thread_sensitive=False)(func, kwargs)
+
+
+def _then_close(func: Callable[..., T], kwargs: dict[str, Any]) -> T:
+    """``func(**kwargs)``, then the connection it used back to the pool. Closed here, in the
+    call itself: asgiref runs the call in a context of its own, whose connection a cleanup
+    around the call (channels' ``database_sync_to_async``) no longer sees."""
+    try:
+        return func(**kwargs)
+    finally:
+        close_old_connections()
 
 
 def as_member(
@@ -112,7 +124,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.session_key = session.session_key if session is not None else None
         self.signed_out = False
         self.flood = FloodGate.from_settings()
-        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[tuple[Verdict, dict[str, Any]]] = asyncio.Queue()
+        self.flood_closed = False
         self.answering = False
         self.close_when_answered: int | None = None
         # Refused at once when the match is missing or hidden; the snapshot comes after the
@@ -193,21 +206,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # -- frames from the client ---------------------------------------------------------------
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
-        """Count the frame as it arrives; the worker answers it in turn."""
-        if not hasattr(self, "worker"):
-            return  # a frame on a socket that is being refused
+        """Count the frame as it arrives; the worker answers it in turn, and closes the socket
+        (after the answers already due) once the client has ignored enough refusals."""
+        if not hasattr(self, "worker") or self.flood_closed:
+            return  # a socket being refused, or one already told to go
         verdict = self.flood.arrive()
         if verdict is Verdict.CLOSE:
-            await self.close(code=CLOSE_TOO_MANY)
-            return
-        self.inbox.put_nowait(message if verdict is Verdict.READ else None)
+            self.flood_closed = True
+        self.inbox.put_nowait((verdict, message))
 
     async def _answer_in_order(self) -> None:
         while True:
-            message = await self.inbox.get()
+            verdict, message = await self.inbox.get()
+            if verdict is Verdict.CLOSE:
+                await self.close(code=CLOSE_TOO_MANY)
+                return
             self.answering = True
             try:
-                if message is None:
+                if verdict is Verdict.REFUSE:
                     await self._send(ErrorFrame(code=RATE_LIMITED[0], message=RATE_LIMITED[1]))
                 else:
                     await self._answer(message.get("text"), message.get("bytes"))
@@ -273,8 +289,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 against_turn=request.turn,
                 client_id=request.id,
             )
-        except services.MoveRefused as refusal:
-            snapshot = await self._fresh_view() if refusal.needs_resync else None
+        except services.ServiceError as refusal:
+            stale = isinstance(refusal, services.MoveRefused) and refusal.needs_resync
+            snapshot = await self._fresh_view() if stale else None
             await self._send(
                 RefusedAck(
                     id=request.id,

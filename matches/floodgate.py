@@ -1,14 +1,17 @@
 """Flood control for one socket: a token bucket, counted as frames arrive.
 
 Each socket may send ``burst`` frames at once and ``per_second`` a second after that; a frame
-over the limit is answered ``rate_limited`` and not read; after ``close_after`` such answers
-in a row the socket is closed (4429). Frames are counted when they arrive, not when they are
-answered, so a slow answer cannot hide a flood behind it.
+over the limit is answered ``rate_limited`` and not read; after ``close_after`` such answers,
+unless the client has meanwhile paused long enough for its whole allowance to come back, the
+socket is closed (4429). Frames are counted when they arrive, not when they are answered, so
+a slow answer cannot hide a flood behind it; and the few frames the allowance lets through a
+flood (one every tenth of a second) do not wipe its count.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -28,12 +31,15 @@ class FloodGate:
     burst: float
     per_second: float
     close_after: int
+    clock: Callable[[], float] = time.monotonic
     tokens: float = field(init=False)
-    stamp: float = field(default_factory=time.monotonic)
-    refused_in_a_row: int = 0
+    stamp: float = field(init=False)
+    #: Refusals since the client last let its allowance fill up again.
+    refused: int = 0
 
     def __post_init__(self) -> None:
         self.tokens = self.burst
+        self.stamp = self.clock()
 
     @classmethod
     def from_settings(cls) -> FloodGate:
@@ -45,14 +51,15 @@ class FloodGate:
 
     def arrive(self) -> Verdict:
         """Count one frame that has just arrived."""
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
         self.stamp = now
+        if self.tokens >= self.burst:
+            self.refused = 0  # it paused: a fresh start
         if self.tokens >= 1:
             self.tokens -= 1
-            self.refused_in_a_row = 0
             return Verdict.READ
-        if self.refused_in_a_row >= self.close_after:
-            return Verdict.CLOSE  # it ignored ``close_after`` refusals in a row
-        self.refused_in_a_row += 1
+        if self.refused >= self.close_after:
+            return Verdict.CLOSE  # it ignored ``close_after`` refusals without pausing
+        self.refused += 1
         return Verdict.REFUSE

@@ -67,9 +67,9 @@ def _log_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterato
     members = {seat.position: seat.member_id for seat in seats}
     made = Counter((members.get(turn.position), turn.client_id) for turn in turns)
     accepted: Counter[tuple[int | None, str]] = Counter(
-        CommitReceipt.objects.filter(match=match, accepted=True)
-        .exclude(response__code="seated")  # a seat's receipt answers a seat, not a move
-        .values_list("member_id", "client_id")
+        CommitReceipt.objects.filter(
+            match=match, accepted=True, kind=CommitReceipt.Kind.MOVE
+        ).values_list("member_id", "client_id")
     )
     if made != accepted:
         extra, missing = made - accepted, accepted - made

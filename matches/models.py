@@ -236,7 +236,12 @@ class CommitReceipt(models.Model):
     """The answer given to a client's request id (a move, a seat), so a retry answers the
     same and applies once."""
 
+    class Kind(models.TextChoices):
+        MOVE = "move", "Move"
+        SEAT = "seat", "Seat"
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
+    kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.MOVE)
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     client_id = models.CharField(max_length=64)
     accepted = models.BooleanField()

@@ -570,7 +570,12 @@ class ContributionIn(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    value: str = Field(description="16 to 32 random bytes as hex, e.g. 32 hex digits.")
+    # The pattern is documentation (and what generators aim at): a value that misses it is
+    # refused by the service with its own message, as a bad value rather than a bad body.
+    value: str = Field(
+        description="16 to 32 random bytes as hex (an even number of digits, 32 to 64).",
+        json_schema_extra={"pattern": "^([0-9a-fA-F]{2}){16,32}$"},
+    )
 
 
 class Contributed(Shape):

@@ -36,6 +36,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default="127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default="")
+# JSON under /api/, Django's page elsewhere.
+CSRF_FAILURE_VIEW = "wordduel.csrf.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",
@@ -88,13 +90,26 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
-DATABASES = {
-    # Persistent connections are checked before reuse: a backend that died while idle (a
-    # database restart, pg_terminate_backend) is replaced instead of failing the next commit.
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
-    if DATABASE_URL
-    else {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
-}
+# Every process keeps a pool of PostgreSQL connections (psycopg's, through Django) and holds
+# one only while a request, a socket's service call or a task uses it. Under ASGI each request
+# runs in a thread of its own, so a connection kept per thread (CONN_MAX_AGE) meant one per
+# request ever made, until PostgreSQL ran out. A process never holds more than DB_POOL_MAX;
+# a caller waits up to DB_POOL_TIMEOUT seconds for one. docs/OPERATIONS.md sizes them.
+DB_POOL_MIN = int(os.environ.get("DB_POOL_MIN", "2"))
+DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "10"))
+DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
+if DATABASE_URL:
+    # Health checks: a connection that died while idle (a restart, pg_terminate_backend)
+    # is checked when it is taken from the pool and replaced, instead of failing a commit.
+    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)
+    _database.setdefault("OPTIONS", {})["pool"] = {
+        "min_size": DB_POOL_MIN,
+        "max_size": DB_POOL_MAX,
+        "timeout": DB_POOL_TIMEOUT,
+    }
+else:
+    _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
+DATABASES = {"default": _database}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Which channels-redis layer carries the news: "core" (a sorted set per process: news waits

@@ -43,6 +43,14 @@ class SignInRequired(NotAllowed):
     code = "sign_in_required"
 
 
+class RequestIdTaken(ServiceError):
+    """A request id already used for a request of another kind (a seat, a move)."""
+
+    code = "id_taken"
+    status = 409
+    MESSAGE = "That request id was used for another request. Send a new one."
+
+
 class MatchMissing(ServiceError):
     """There is no such match."""
 

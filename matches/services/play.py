@@ -17,7 +17,7 @@ from matches.models import CommitReceipt, Match, Seat, Turn
 from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
-from matches.services.errors import MoveRefused
+from matches.services.errors import MoveRefused, RequestIdTaken
 from matches.services.lifecycle import apply_deadlines, finish_match, store_game
 
 #: What a move that does not end the match changes on its row.
@@ -43,6 +43,8 @@ class Committed:
 def _replay_of(receipt: CommitReceipt) -> Committed:
     """The answer given the first time this client id was sent (raises if it was a refusal)."""
     response = receipt.response
+    if receipt.kind != CommitReceipt.Kind.MOVE:
+        raise RequestIdTaken(RequestIdTaken.MESSAGE)
     if not receipt.accepted:
         raise MoveRefused(response["code"], response["message"], replayed=True)
     return Committed(CommitAccepted.model_validate(response), replayed=True)

@@ -15,7 +15,12 @@ from matches.models import CommitReceipt, Match, Seat
 from matches.schemas import Refusal, Seated
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
-from matches.services.errors import NotAllowed, SeatUnavailable, SignInRequired
+from matches.services.errors import (
+    NotAllowed,
+    RequestIdTaken,
+    SeatUnavailable,
+    SignInRequired,
+)
 from matches.services.lifecycle import after_seating, apply_deadlines
 
 SIGN_IN_TO_SIT = "Sign in to take a seat."
@@ -48,6 +53,8 @@ class SeatTaken:
 
 def _replay_of(receipt: CommitReceipt, seats: list[Seat]) -> SeatTaken:
     response = receipt.response
+    if receipt.kind != CommitReceipt.Kind.SEAT:
+        raise RequestIdTaken(RequestIdTaken.MESSAGE)
     if not receipt.accepted:
         raise SeatUnavailable(response["message"], replayed=True)
     return SeatTaken(seats[response["position"]], replayed=True)
@@ -91,6 +98,7 @@ def match_take_seat(
             CommitReceipt.objects.create(
                 match=match,
                 member=member,
+                kind=CommitReceipt.Kind.SEAT,
                 client_id=client_id,
                 accepted=refusal is None,
                 response=response,

@@ -29,9 +29,10 @@ from playwright.sync_api import Page, expect
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import services
+from matches.engine import get_ruleset
 from matches.engine.randomplay import AnagramIndex, find_play
 from matches.models import Match, Seat, Turn
-from matches.visibility import board_rows
+from matches.visibility.payloads import board_rows
 from tests.e2e.conftest import PHONE
 from tests.matches.helpers import (
     assert_tiles_conserved,
@@ -569,7 +570,7 @@ def test_screenshots_on_desktop_phone_and_in_dark_mode(
     player = players[match.to_move]
 
     # Two tiles staged beside the words already down, so the pictures show staging too.
-    rows = board_rows(match, list(match.turns.order_by("number")))
+    rows = board_rows(get_ruleset(match.ruleset).board_size, list(match.turns.order_by("number")))
     spot = next(
         (r, c)
         for r in range(15)

@@ -32,6 +32,7 @@ from tests.matches.test_ws_helpers import (
     move_frame,
     new_client_id,
     privacy_leaks,
+    public_record,
     rack_of,
     racks_ever_held,
     refusal_code,
@@ -74,11 +75,14 @@ async def assert_quiet(*sockets: Socket) -> None:
 async def assert_private(match_id: int, sockets: dict[int | None, list[Socket]]) -> None:
     """No socket ever received a rack that was not its own seat's (None: not seated)."""
     racks = {position: await db(racks_ever_held)(match_id, position) for position in (0, 1)}
+    public = await db(public_record)(match_id)
     for position, group in sockets.items():
         own = racks.get(position, set())
         foreign = set().union(*(racks[other] for other in (0, 1) if other != position))
         for socket in group:
-            leaks = privacy_leaks(socket.frames, own_racks=own, foreign_racks=foreign)
+            leaks = privacy_leaks(
+                socket.frames, own_racks=own, foreign_racks=foreign, public=public
+            )
             assert not leaks, f"{socket.name}: {leaks}"
 
 

@@ -7,7 +7,9 @@ that no page carries another seat's rack, the bag, its seed or the game state.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
 from io import StringIO
 from itertools import permutations
 
@@ -42,6 +44,40 @@ def page(client: Client, url: str, **params: str) -> str:
     response = client.get(url, params)
     assert response.status_code == 200, (url, response.status_code)
     return response.content.decode()
+
+
+class _TileLetters(HTMLParser):
+    """The letters of every tile element (class ``tile``) outside the board and the viewer's
+    own rack: where a rack rendered one element per tile would show up."""
+
+    VOID = frozenset({"br", "img", "input", "meta", "link", "hr", "col", "source", "wbr"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool, bool]] = []  # tag, skipped, a tile
+        self.letters: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.VOID:
+            return
+        named = dict(attrs)
+        skipped = (self.stack and self.stack[-1][1]) or named.get("id") in ("board", "your-rack")
+        tile = "tile" in (named.get("class") or "").split()
+        self.stack.append((tag, bool(skipped), tile))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data: str) -> None:
+        if self.stack and not self.stack[-1][1] and any(tile for _, _, tile in self.stack):
+            self.letters += [char for char in data if char.isupper() or char == "?"]
+
+
+def tile_letters_outside_board(html: str) -> Counter[str]:
+    parser = _TileLetters()
+    parser.feed(html)
+    return Counter(parser.letters)
 
 
 def rack_on(html: str) -> list[str] | None:
@@ -170,6 +206,12 @@ def test_no_page_leaks_a_rack_the_bag_or_the_game_state(
                     for secret in secrets:
                         assert secret not in html, (role, url, "another seat's tiles")
             own = racks.get(member.pk) if member else None
+            outside = tile_letters_outside_board(html)
+            for member_id, secrets in own_secrets.items():
+                if member is None or member_id != member.pk:
+                    for secret in secrets:  # any two of its tiles, in any order
+                        shared = outside & Counter(secret)
+                        assert sum(shared.values()) < 2, (role, url, "tiles of", secret)
             shown = rack_on(html)
             if url == page_url and own is not None:
                 assert response.status_code == 200
@@ -576,3 +618,16 @@ def test_the_admin_shows_no_hidden_state(live_match, alice, bob) -> None:
         for field in ("game_state", "bag_seed", "rack_before", "id_rack", "id_drawn"):
             assert field not in html, url
     assert client.get("/admin/matches/match/add/").status_code == 403
+
+
+def test_the_page_scan_sees_a_rack_rendered_one_element_per_tile(live_match, make_member) -> None:
+    """The plant: a foreign rack drawn as tile elements (in another order) outside the board
+    and outside the viewer's rack is found; the clean page has no tile outside them."""
+    html = page(signed_in(make_member("viewer")), f"/matches/{live_match.id}/")
+    assert sum(tile_letters_outside_board(html).values()) == 0
+    rack = Seat.objects.get(match=live_match, position=1).rack
+    tiles = "".join(f'<li class="tile">{letter}</li>' for letter in reversed(rack))
+    planted = html.replace("</main>", f'<ol class="rack">{tiles}</ol></main>', 1)
+    assert planted != html
+    shared = tile_letters_outside_board(planted) & Counter(rack)
+    assert sum(shared.values()) == len(rack)

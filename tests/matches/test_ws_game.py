@@ -21,6 +21,7 @@ from tests.matches.test_ws_helpers import (
     assert_tiles_conserved,
     move_frame,
     privacy_leaks,
+    public_record,
     racks_ever_held,
     seeded_match,
     socket_opener,
@@ -117,13 +118,19 @@ async def test_a_whole_game_reaches_every_watcher_and_never_shows_a_rack_to_anyo
 async def _assert_private(match_id: int, players: list[Socket], watchers: list[Socket]) -> None:
     """Scan every frame each socket received for a rack that is not its own seat's."""
     held = [await db(racks_ever_held)(match_id, position) for position in (0, 1)]
+    public = await db(public_record)(match_id)
     for position, socket in enumerate(players):
         leaks = privacy_leaks(
-            socket.frames, own_racks=held[position], foreign_racks=held[1 - position]
+            socket.frames,
+            own_racks=held[position],
+            foreign_racks=held[1 - position],
+            public=public,
         )
         assert not leaks, f"{socket.name}: {leaks}"
     for socket in watchers:
-        leaks = privacy_leaks(socket.frames, own_racks=set(), foreign_racks=held[0] | held[1])
+        leaks = privacy_leaks(
+            socket.frames, own_racks=set(), foreign_racks=held[0] | held[1], public=public
+        )
         assert not leaks, f"{socket.name}: {leaks}"
     rack_frames = [
         frame for socket in watchers for frame in socket.frames if frame["type"] == "rack"

@@ -12,8 +12,9 @@ import contextlib
 import gc
 import hashlib
 import itertools
-import json
 import random
+import re
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,10 +24,11 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connections
 from django.test import Client
+from pydantic import TypeAdapter, ValidationError
 
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
-from matches import services
+from matches import schemas, services
 from matches.engine import Game, get_ruleset
 from matches.engine.randomplay import AnagramIndex, find_play, random_move
 from matches.models import Match, Seat, Turn
@@ -361,46 +363,130 @@ def some_move(match_id: int, rng: random.Random) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- privacy scanning
 
+SERVER_FRAMES: TypeAdapter[Any] = TypeAdapter(schemas.ServerFrame)
+#: A run of tile letters in a text: what a rack, or part of one, would look like.
+TILE_RUN = re.compile(r"[A-Z?]{2,}")
+#: Text that is free by nature: ids the client chose, keys and hashes, and messages (fixed
+#: texts, or the sender's own input echoed back to the sender alone).
+FREE_TEXT = frozenset({"id", "viewing_key", "bag_commitment", "bag_seed", "commitment", "seed",
+                       "message"})  # fmt: skip
 
-FORBIDDEN_KEYS = frozenset({"game_state", "bag", "rack_before", "drawn", "swapped", "seed"})
+
+@dataclass(frozen=True)
+class PublicRecord:
+    """What the move log has made public, read from the database's rows: each square's tile
+    (as a board row writes it) and each turn's placed tiles and words."""
+
+    squares: dict[tuple[int, int], str]
+    moves: dict[int, tuple[list[Any], list[Any]]]
 
 
-def walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
-    """Every (key, value) pair in a JSON document, depth first."""
-    yield key, value
+def public_record(match_id: int) -> PublicRecord:
+    squares: dict[tuple[int, int], str] = {}
+    moves: dict[int, tuple[list[Any], list[Any]]] = {}
+    for turn in Turn.objects.filter(match_id=match_id).order_by("number"):
+        placed = turn.placement if turn.kind == Turn.Kind.PLAY else []
+        for tile in placed:
+            letter = tile["letter"].lower() if tile["blank"] else tile["letter"]
+            squares[(tile["row"], tile["col"])] = letter
+        moves[turn.number] = (placed, turn.words)
+    return PublicRecord(squares, moves)
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every (path, value) in a JSON document, depth first."""
+    yield path, value
     if isinstance(value, dict):
-        for child_key, child in value.items():
-            yield from walk(child, child_key)
+        for key, child in value.items():
+            yield from _paths(child, (*path, key))
     elif isinstance(value, list):
-        for child in value:
-            yield from walk(child, None)
+        for index, child in enumerate(value):
+            yield from _paths(child, (*path, index))
+
+
+def _part_of(letters: str, racks: set[str]) -> str | None:
+    """The rack that ``letters`` (two or more) could have been taken from, if any."""
+    wanted = Counter(letters)
+    return next((rack for rack in racks if wanted <= Counter(rack)), None)
 
 
 def privacy_leaks(
-    frames: list[dict[str, Any]], *, own_racks: set[str], foreign_racks: set[str]
+    frames: list[dict[str, Any]],
+    *,
+    own_racks: set[str],
+    foreign_racks: set[str],
+    public: PublicRecord | None = None,
 ) -> list[str]:
-    """What in ``frames`` shows a rack that is not the receiver's, or any hidden field.
+    """What in ``frames`` is not what the protocol lets this receiver see.
 
-    A "rack" field may only ever hold one of ``own_racks`` (or nothing); the other seat's
-    racks may not appear anywhere as a JSON array of tiles, whatever the field is called.
-    Single letters are not scanned for: they are on the board for everyone to see.
+    - Every frame must be one the schemas define, with exactly their fields: a rack under a
+      field the protocol does not name is refused outright.
+    - A ``rack`` must be one of the receiver's own racks (any order counts as the same rack).
+    - The board and the moves must be the public record (``public``: what the database's move
+      log placed), so no hidden letter rides along as a "word" or a "tile".
+    - Any other text or list of letters must not be two or more letters of another seat's rack
+      (compared as multisets: in any order, and in part, e.g. the tiles just drawn).
     """
     leaks: list[str] = []
+    own = {"".join(sorted(rack)) for rack in own_racks}
     for frame in frames:
-        text = json.dumps(frame, separators=(",", ":"))
-        for key, value in walk(frame):
-            if key in FORBIDDEN_KEYS:
-                leaks.append(f"hidden field {key!r} in {frame['type']}")
-            if key == "rack" and value is not None and not isinstance(value, list | dict):
-                leaks.append(f"rack as {value!r} in {frame['type']}")
-            if (
-                key == "rack"
-                and isinstance(value, list)
-                and value
-                and ("".join(value) not in own_racks)
-            ):
-                leaks.append(f"rack {value} in {frame['type']}")
-        for rack in foreign_racks:
-            if len(rack) >= 2 and json.dumps(list(rack), separators=(",", ":")) in text:
-                leaks.append(f"foreign rack {rack} in {frame['type']}")
+        try:
+            SERVER_FRAMES.validate_python(frame)
+        except ValidationError as invalid:
+            first = invalid.errors()[0]
+            leaks.append(f"{frame.get('type')}: a frame the protocol does not name: {first}")
+        for path, value in _paths(frame):
+            where = f"{frame.get('type')} at {'/'.join(map(str, path))}"
+            leaks += [
+                f"{leak} ({where})" for leak in _leaks_at(path, value, own, foreign_racks, public)
+            ]
     return leaks
+
+
+def _leaks_at(
+    path: tuple[Any, ...],
+    value: Any,
+    own: set[str],
+    foreign_racks: set[str],
+    public: PublicRecord | None,
+) -> Iterator[str]:
+    key = path[-1] if path else None
+    if key == "rack":
+        if value and "".join(sorted(value)) not in own:
+            yield f"a rack that is not the receiver's: {value}"
+    elif _is_move(path, value):
+        logged = public.moves.get(value["number"]) if public is not None else None
+        if logged is not None and (value["tiles"], value["words"]) != logged:
+            yield f"move {value['number']} is not the one logged"
+    elif "board" in path and isinstance(value, str) and public is not None:
+        for col, char in enumerate(value):
+            if char != "." and public.squares.get((path[-1], col)) != char:
+                yield f"{char} on a square where the log placed no such tile"
+    elif isinstance(value, str) and key not in FREE_TEXT and not _public_letters(path):
+        for run in TILE_RUN.findall(value):
+            if (rack := _part_of(run, foreign_racks)) is not None:
+                yield f"{run}, from the rack {rack}"
+    elif (
+        _letters(value)
+        and not _public_letters(path)
+        and (rack := _part_of("".join(value), foreign_racks)) is not None
+    ):
+        yield f"{value}, from the rack {rack}"
+
+
+def _is_move(path: tuple[Any, ...], value: Any) -> bool:
+    return isinstance(value, dict) and "swap_count" in value and "number" in value
+
+
+def _letters(value: Any) -> bool:
+    """A list of two or more single characters: how a rack travels."""
+    return (
+        isinstance(value, list)
+        and len(value) >= 2
+        and all(isinstance(item, str) and len(item) == 1 for item in value)
+    )
+
+
+def _public_letters(path: tuple[Any, ...]) -> bool:
+    """Letters the public record holds (board, placed tiles, words), checked against it."""
+    return any(part in ("board", "tiles", "words", "move", "moves") for part in path)

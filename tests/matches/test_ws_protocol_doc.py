@@ -13,11 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+from pydantic import TypeAdapter
 
-from matches import consumers, protocol
+from matches import consumers, protocol, schemas
 from matches.engine import errors
+from matches.management.commands.protocol_schema import protocol_document
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json"
 SERVER_TYPES = {"snapshot", "ack", "error", "turn", "rack", "opened", "seat_taken", "ended",
                 "key_rotated"}  # fmt: skip
 
@@ -67,6 +71,32 @@ def test_every_server_frame_type_has_an_example():
     assert {e["type"] for e in _examples()} >= SERVER_TYPES
 
 
+def test_every_server_example_is_a_frame_the_schemas_define():
+    """Each server frame shown in the document is exactly one the schemas allow (no field
+    more, none missing, every type right), by the models and by the published JSON Schema."""
+    frames = TypeAdapter(schemas.ServerFrame)
+    document = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    validator = Draft202012Validator({**document, "$ref": "#/$defs/ServerFrame"})
+    shown = [e for e in _examples() if e["type"] not in protocol.REQUEST_TYPES]
+    assert len(shown) >= 12
+    for example in shown:
+        frames.validate_python(example)
+        errors = list(validator.iter_errors(example))
+        assert not errors, (example["type"], [error.message for error in errors][:3])
+
+
+def test_every_client_example_matches_the_published_schema():
+    document = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    validator = Draft202012Validator({**document, "$ref": "#/$defs/ClientFrame"})
+    for example in (e for e in _examples() if e["type"] in protocol.REQUEST_TYPES):
+        assert not list(validator.iter_errors(example)), example
+
+
+def test_the_published_schema_is_what_the_schemas_generate_now():
+    """docs/protocol.schema.json is generated (manage.py protocol_schema); never stale."""
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == protocol_document()
+
+
 @pytest.mark.parametrize(
     ("code", "message"),
     [
@@ -109,5 +139,10 @@ def test_the_documented_limits_are_the_codes_limits():
     text = DOC.read_text(encoding="utf-8")
     assert f"at most **{protocol.MAX_FRAME_BYTES // 1024} KiB**" in text
     assert f"1–{protocol.MAX_CLIENT_ID_LENGTH} printable" in text
-    for code in (consumers.CLOSE_FORBIDDEN, consumers.CLOSE_NOT_FOUND, consumers.CLOSE_TOO_MANY):
+    for code in (
+        consumers.CLOSE_FORBIDDEN,
+        consumers.CLOSE_NOT_FOUND,
+        consumers.CLOSE_TOO_MANY,
+        consumers.CLOSE_NEWS_LOST,
+    ):
         assert f"| {code} |" in text

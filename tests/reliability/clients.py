@@ -23,17 +23,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.contrib.auth.models import AnonymousUser
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
-from matches import visibility
-from matches.engine import Game
+from matches.engine import Game, get_ruleset
 from matches.engine.randomplay import random_move
-from matches.models import Match
-from matches.protocol import RESYNC_CODES
+from matches.models import Match, Seat, Turn
+from matches.services.errors import RESYNC_CODES
 from tests.matches.test_ws_helpers import anagram_index, move_frame
 from tests.reliability.harness import ORIGIN
 
@@ -146,18 +144,39 @@ class View:
         }
 
 
-def summary_of(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """A snapshot (e.g. built from the database by visibility) in :meth:`View.summary` form."""
-    view = View()
-    view.load(snapshot)
-    return view.summary()
-
-
 def database_summary(match_id: int, member: Member | None = None) -> dict[str, Any]:
-    """What ``member`` (or an anonymous viewer) should see now, built from the database."""
-    match = Match.objects.prefetch_related("seats__member").get(pk=match_id)
-    viewer = visibility.viewer_for(match, member or AnonymousUser())
-    return summary_of(visibility.snapshot_for(match, viewer))
+    """What ``member`` (or an anonymous viewer) should have come to see, read straight from
+    the database's rows (not through ``visibility``, which built the frames under test)."""
+    match = Match.objects.get(pk=match_id)
+    seats = list(Seat.objects.filter(match_id=match_id).order_by("position"))
+    turns = list(Turn.objects.filter(match_id=match_id).order_by("number"))
+    size = get_ruleset(match.ruleset).board_size
+    board = [["."] * size for _ in range(size)]
+    for turn in turns:
+        for tile in turn.placement if turn.kind == Turn.Kind.PLAY else []:
+            letter = tile["letter"].lower() if tile["blank"] else tile["letter"]
+            board[tile["row"]][tile["col"]] = letter
+    mine = next((seat for seat in seats if member and seat.member_id == member.pk), None)
+    return {
+        "status": match.status,
+        "result": match.result,
+        "end_reason": match.end_reason,
+        "turn_number": match.turn_number,
+        "to_move": match.to_move,
+        "bag_count": match.bag_count,
+        "board": ["".join(row) for row in board],
+        "seats": [
+            {
+                "position": seat.position,
+                "member_id": seat.member_id,
+                "score": seat.score,
+                "rack_count": len(seat.rack),
+            }
+            for seat in seats
+        ],
+        "moves": [(turn.number, turn.position, turn.kind, turn.score) for turn in turns],
+        "rack": list(mine.rack) if mine is not None else None,
+    }
 
 
 @dataclass

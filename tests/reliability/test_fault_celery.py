@@ -24,9 +24,9 @@ from celery import Celery
 from channels_redis.core import RedisChannelLayer
 from django.utils import timezone
 
-from matches import services
 from matches.events import match_group
 from matches.models import Match
+from matches.services.clock import SWEEP_BATCH
 from tests.reliability.harness import (
     backends_of,
     blocked_backends,
@@ -39,7 +39,7 @@ from tests.reliability.harness import (
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.timeout(240)]
 
 MATCHES = 150
-BATCH = services.SWEEP_BATCH
+BATCH = SWEEP_BATCH
 #: The match whose seats the test holds: in the middle of the second batch.
 STOP_AT = BATCH + BATCH // 2
 SEATS = "SELECT id FROM matches_seat WHERE match_id = %(match)s FOR UPDATE"

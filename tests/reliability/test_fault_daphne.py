@@ -26,6 +26,7 @@ from autobahn.exception import Disconnected as SocketClosed
 
 from matches.consumers import MatchConsumer
 from matches.models import Turn
+from matches.schemas import ErrorFrame
 from tests.matches.test_ws_helpers import move_frame, seeded_match, session_cookie
 from tests.reliability.clients import (
     OVER,
@@ -171,4 +172,4 @@ async def test_an_answer_to_a_client_that_hung_up_meanwhile_is_dropped_quietly()
 
     consumer.base_send = closed
     await consumer.send(text_data="{}")
-    await consumer._send({"type": "error", "code": "server_error", "message": "x"})
+    await consumer._send(ErrorFrame(code="server_error", message="x"))
