@@ -35,10 +35,12 @@ def replay(entries: list[dict[str, Any]], moves: int) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from matches.consumers import _session_user, commit_as_member
-    from matches.protocol import parse_frame
+    from accounts.sessions import user_of_session
+    from matches import services
+    from matches.consumers import as_member
+    from matches.protocol import move_of, parse_frame
 
-    members = {cookie: _session_user(cookie).pk for e in entries for cookie in e["cookies"]}
+    members = {cookie: user_of_session(cookie).pk for e in entries for cookie in e["cookies"]}
     cursor = {entry["match_id"]: 0 for entry in entries}
     cpu: list[float] = []
     statements: list[int] = []
@@ -55,17 +57,21 @@ def replay(entries: list[dict[str, Any]], moves: int) -> dict[str, Any]:
             request = {**frame, "id": f"cp-{entry['match_id']}-{index}", "turn": index}
             with CaptureQueriesContext(connection) as queries:
                 began = time.process_time()
-                outcome = commit_as_member(
-                    session_key=entry["cookies"][seat],
-                    member_id=members[entry["cookies"][seat]],
-                    match_id=entry["match_id"],
-                    move=parse_frame(json.dumps(request), None).move(),
-                    against_turn=index,
-                    client_id=request["id"],
-                )
+                try:
+                    outcome = as_member(
+                        service=services.match_commit,
+                        session_key=entry["cookies"][seat],
+                        member_id=members[entry["cookies"][seat]],
+                        match_id=entry["match_id"],
+                        move=move_of(parse_frame(json.dumps(request), None)),  # type: ignore[arg-type]
+                        against_turn=index,
+                        client_id=request["id"],
+                    )
+                except services.MoveRefused:
+                    outcome = None
                 cpu.append(time.process_time() - began)
             statements.append(len(queries.captured_queries))
-            refused += outcome is None or not outcome[1].accepted
+            refused += outcome is None
         if not progressed:
             break
     return {

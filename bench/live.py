@@ -92,8 +92,8 @@ FRAME = re.compile(r"^(?P<func>.+?) \((?P<file>[^():]+)(?::\d+)?\)$")
 
 #: What a sample of the server was doing, by the first marker found in its stack.
 ACTIVITIES = (
-    ("match_commit (matches/services.py", "`services.match_commit` (worker thread)"),
-    ("_session_user (matches/consumers.py", "session re-read for each frame (worker thread)"),
+    ("match_commit (matches/services/play.py", "`services.match_commit` (worker thread)"),
+    ("user_of_session (accounts/sessions.py", "session re-read for each frame (worker thread)"),
     ("get_user (channels/auth.py", "session re-read for each frame (worker thread)"),
     ("_send_all (matches/events.py", "publishing the events after the commit"),
     ("_snapshot (matches/consumers.py", "connects: deadline check and snapshot"),

@@ -90,6 +90,7 @@ def main() -> dict[str, object]:
 
     from matches import services
     from matches.models import Match, Seat
+    from matches.services.clock import due_batch
 
     call_command("migrate", verbosity=0)
     now = timezone.now()
@@ -134,7 +135,7 @@ def main() -> dict[str, object]:
 
     def plan(status: str, deadline: str) -> str:
         with transaction.atomic():
-            queryset = services.due_batch(status=status, deadline=deadline, now=now)
+            queryset = due_batch(status=status, deadline=deadline, now=now)
             sql, params = queryset.query.sql_with_params()
             with connection.cursor() as cursor:
                 cursor.execute("EXPLAIN ANALYZE " + sql, params)

@@ -241,7 +241,9 @@ class CommitReceipt(models.Model):
         SEAT = "seat", "Seat"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
-    kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.MOVE)
+    kind = models.CharField(
+        max_length=4, choices=Kind.choices, default=Kind.MOVE, db_default=Kind.MOVE
+    )
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     client_id = models.CharField(max_length=64)
     accepted = models.BooleanField()

@@ -22,6 +22,7 @@ from django.utils import timezone
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import selectors, services
+from matches.engine import Game
 from matches.models import Match, Seat, Tournament, Turn
 from tests.matches.helpers import commit_move
 
@@ -631,3 +632,63 @@ def test_the_page_scan_sees_a_rack_rendered_one_element_per_tile(live_match, mak
     assert planted != html
     shared = tile_letters_outside_board(planted) & Counter(rack)
     assert sum(shared.values()) == len(rack)
+
+
+def test_a_one_tile_play_down_a_column_is_shown_down_the_column(live_match, alice, bob) -> None:
+    """The move log keeps each word's GCG position; a one-tile play whose only word runs
+    down is listed at its column-first position (``H8``), not guessed as an across play."""
+    from matches.engine import Pass, Play, legal_moves
+
+    commit_move(
+        match_id=live_match.id, member=alice, move={"kind": "pass"}, against_turn=0, client_id="a"
+    )
+    commit_move(
+        match_id=live_match.id, member=bob, move={"kind": "pass"}, against_turn=1, client_id="b"
+    )
+    live_match.refresh_from_db()
+    game = Game.from_json(live_match.game_state)
+    lexicon = get_lexicon("enable")
+    opening = next(
+        move
+        for move in legal_moves(game, lexicon=lexicon)
+        if isinstance(move.move, Play) and len(move.tiles) == 2 and move.words[0].across
+    )
+    commit_move(
+        match_id=live_match.id, member=alice, move=opening.move, against_turn=2, client_id="o"
+    )
+    live_match.refresh_from_db()
+    game = Game.from_json(live_match.game_state)
+    down = [
+        move
+        for move in legal_moves(game, lexicon=lexicon)
+        if isinstance(move.move, Play) and len(move.tiles) == 1 and len(move.words) == 1
+        and not move.words[0].across
+    ]  # fmt: skip
+    if not down:  # bob's rack makes none: pass, and alice's does
+        commit_move(match_id=live_match.id, member=bob, move=Pass(), against_turn=3, client_id="p")
+        live_match.refresh_from_db()
+        game = Game.from_json(live_match.game_state)
+        down = [
+            move
+            for move in legal_moves(game, lexicon=lexicon)
+            if isinstance(move.move, Play) and len(move.tiles) == 1 and len(move.words) == 1
+            and not move.words[0].across
+        ]  # fmt: skip
+    assert down, "no one-tile play down a column in this seeded game"
+    play = down[0]
+    mover = alice if game.to_move == 0 else bob
+    outcome = commit_move(
+        match_id=live_match.id,
+        member=mover,
+        move=play.move,
+        against_turn=game.turn_number,
+        client_id="down",
+    )
+    assert outcome.accepted, outcome.message
+    word = play.words[0]
+    column_first = f"{chr(ord('A') + word.col)}{word.row + 1}"
+    assert word.position == column_first  # GCG: the column letter first means down
+    html = page(signed_in(None), f"/matches/{live_match.id}/")
+    assert f"played {word.word} at {column_first}" in html
+    view = Client().get(f"/api/matches/{live_match.id}/").json()
+    assert view["moves"][-1]["words"][0]["position"] == column_first

@@ -9,6 +9,7 @@ this run's own test database. This module holds no tests.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
@@ -22,11 +23,11 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 from django.core.management import call_command
-from django.db import connection
+from django.db import close_old_connections, connection
 
 from tests.processes import spawn
 
@@ -385,6 +386,20 @@ class CeleryWorker(_ProcessGroup):
         if self.process.poll() is not None:
             raise AssertionError(f"celery worker exited early:\n{self.log_text()}")
         return True
+
+
+async def in_thread(func: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """``func(*args, **kwargs)`` in a worker thread (as ``asyncio.to_thread``), giving the
+    database connection it took back to the pool when it is done: a thread that keeps one
+    holds a place in the pool until it exits, and a long test would run the pool dry."""
+
+    def call() -> T:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return await asyncio.to_thread(call)
 
 
 def record_figures(name: str, figures: dict[str, object]) -> None:

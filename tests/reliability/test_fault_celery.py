@@ -32,6 +32,7 @@ from tests.reliability.harness import (
     blocked_backends,
     check_integrity,
     held_lock,
+    in_thread,
     record_figures,
     wait_until,
 )
@@ -83,27 +84,27 @@ def test_a_worker_killed_mid_sweep_leaves_whole_batches_and_the_next_sweep_finis
             await layer.group_add(match_group(match_id), channel)
         listener = asyncio.create_task(listen(channel))
 
-        first = await asyncio.to_thread(start_worker, "first")
+        first = await in_thread(start_worker, "first")
         with held_lock(SEATS, {"match": ids[STOP_AT]}):
             broker.send_task("matches.forfeit_stalled_matches")
-            await asyncio.to_thread(
+            await in_thread(
                 wait_until,
                 lambda: blocked_backends(first.app_name),
                 timeout=60,
                 what="the sweep to reach the held match",
             )
-            assert await asyncio.to_thread(_forfeited) == BATCH  # the first batch committed
+            assert await in_thread(_forfeited) == BATCH  # the first batch committed
             first.kill()
         # The orphaned backend rolls its batch back once it finds its client gone.
-        await asyncio.to_thread(
+        await in_thread(
             wait_until,
             lambda: not backends_of(first.app_name),
             timeout=60,
             what="the killed worker's backend to end",
         )
-        assert await asyncio.to_thread(_forfeited) == BATCH
-        await asyncio.to_thread(check_integrity)
-        settled = await asyncio.to_thread(
+        assert await in_thread(_forfeited) == BATCH
+        await in_thread(check_integrity)
+        settled = await in_thread(
             lambda: dict(
                 Match.objects.filter(end_reason=Match.EndReason.FORFEIT).values_list(
                     "pk", "finished_at"
@@ -112,13 +113,13 @@ def test_a_worker_killed_mid_sweep_leaves_whole_batches_and_the_next_sweep_finis
         )
         assert sorted(settled) == ids[:BATCH]
 
-        await asyncio.to_thread(start_worker, "second")
+        await in_thread(start_worker, "second")
         broker.send_task("matches.forfeit_stalled_matches")
-        await asyncio.to_thread(
+        await in_thread(
             wait_until, lambda: _forfeited() == MATCHES, timeout=90, what="the next sweep"
         )
         # Every match announced its end once: wait for all of them, then drain the rest.
-        await asyncio.to_thread(
+        await in_thread(
             wait_until, lambda: len(ended) == MATCHES, timeout=60, what="every ended event"
         )
         listener.cancel()
@@ -129,7 +130,7 @@ def test_a_worker_killed_mid_sweep_leaves_whole_batches_and_the_next_sweep_finis
                 break
             if message.get("kind") == "ended":
                 ended[message["match_id"]] += 1
-        again = await asyncio.to_thread(
+        again = await in_thread(
             lambda: dict(Match.objects.filter(pk__in=settled).values_list("pk", "finished_at"))
         )
         assert again == settled  # the first batch was not settled a second time

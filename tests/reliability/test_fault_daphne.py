@@ -40,6 +40,7 @@ from tests.reliability.harness import (
     blocked_backends,
     check_integrity,
     held_lock,
+    in_thread,
     record_figures,
     wait_until,
 )
@@ -51,7 +52,7 @@ MATCH_ROW = "SELECT id FROM matches_match WHERE id = %s FOR UPDATE"
 
 
 async def _until(predicate, *, timeout: float, what: str) -> Any:
-    return await asyncio.to_thread(wait_until, predicate, timeout=timeout, what=what)
+    return await in_thread(wait_until, predicate, timeout=timeout, what=what)
 
 
 def _turns_with(match_id: int, client_id: str) -> list[int]:
@@ -103,7 +104,7 @@ def test_clients_of_a_killed_daphne_reconnect_to_another_and_play_to_the_end(
         answer = await sent
         assert answer["accepted"], answer
         assert not answer["replayed"], answer  # the first attempt died with A: applied now
-        assert await asyncio.to_thread(_turns_with, match.id, frame["id"]) == [number + 1]
+        assert await in_thread(_turns_with, match.id, frame["id"]) == [number + 1]
         assert [c.server for c in clients] == [web_b.ws_url] * 3
         await asyncio.gather(
             play_out(players[0], 0, seed=SEED, timeout=60, max_moves=2),
@@ -131,7 +132,7 @@ def test_clients_of_a_killed_daphne_reconnect_to_another_and_play_to_the_end(
         answer = await sent
         assert answer["accepted"], answer
         assert answer["replayed"], answer  # answered again from the receipt, not re-applied
-        assert await asyncio.to_thread(_turns_with, match.id, frame["id"]) == [number + 1]
+        assert await in_thread(_turns_with, match.id, frame["id"]) == [number + 1]
 
         await asyncio.gather(
             play_out(players[0], 0, seed=SEED, timeout=150),
@@ -141,7 +142,7 @@ def test_clients_of_a_killed_daphne_reconnect_to_another_and_play_to_the_end(
             await client.wait_for_view(lambda v: v.status in OVER, timeout=60)
         assert [c.server for c in clients] == [web_c.ws_url] * 3
         for client, member in zip(clients, (alice, bob, None), strict=True):
-            expected = await asyncio.to_thread(database_summary, match.id, member)
+            expected = await in_thread(database_summary, match.id, member)
             assert client.view.summary() == expected, client.name
         figures.update(
             turns=players[0].view.turn_number,

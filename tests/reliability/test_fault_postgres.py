@@ -38,6 +38,7 @@ from tests.reliability.harness import (
     blocked_backends,
     check_integrity,
     held_lock,
+    in_thread,
     record_figures,
     terminate_backend,
     wait_until,
@@ -66,7 +67,7 @@ KILL_POINTS = {
 
 
 async def _until(predicate, *, timeout: float, what: str) -> Any:
-    return await asyncio.to_thread(wait_until, predicate, timeout=timeout, what=what)
+    return await in_thread(wait_until, predicate, timeout=timeout, what=what)
 
 
 def test_a_backend_killed_mid_commit_leaves_all_or_nothing_and_the_retry_applies_once(
@@ -91,7 +92,7 @@ def test_a_backend_killed_mid_commit_leaves_all_or_nothing_and_the_retry_applies
             "member": members[position].pk,
             "client_id": frame["id"],
         }
-        before = await asyncio.to_thread(match_state, match.id)
+        before = await in_thread(match_state, match.id)
         errors = mover.stats.server_errors
         with held_lock(sql, params):
             sent = asyncio.create_task(mover.request(frame, timeout=90))
@@ -100,22 +101,22 @@ def test_a_backend_killed_mid_commit_leaves_all_or_nothing_and_the_retry_applies
                 timeout=30,
                 what=f"the commit to stop {where}",
             )
-            assert await asyncio.to_thread(terminate_backend, waiting[0])
+            assert await in_thread(terminate_backend, waiting[0])
             figures["killed_mid_commit"] += 1
             await _until(
                 lambda: mover.stats.server_errors > errors, timeout=30, what="the server_error"
             )
             # Nothing of the killed transaction is left: the match is exactly as it was.
-            assert await asyncio.to_thread(match_state, match.id) == before, where
+            assert await in_thread(match_state, match.id) == before, where
         # The test's row is gone; the client's retry (the same frame, the same id) applies.
         answer = await sent
         assert answer["type"] == "ack", answer
         assert answer["accepted"], answer
-        logged = await asyncio.to_thread(
+        logged = await in_thread(
             lambda: list(Turn.objects.filter(match_id=match.id, client_id=frame["id"]))
         )
         assert [turn.number for turn in logged] == [number + 1], where
-        receipts = await asyncio.to_thread(
+        receipts = await in_thread(
             CommitReceipt.objects.filter(match_id=match.id, client_id=frame["id"]).count
         )
         assert receipts == 1
@@ -137,8 +138,8 @@ def test_a_backend_killed_mid_commit_leaves_all_or_nothing_and_the_retry_applies
             await one_commit_killed(players, where, sql)
 
         # Every backend of the web process dies while idle, between two commits.
-        for pid in await asyncio.to_thread(backends_of, web.app_name):
-            figures["killed_idle"] += int(await asyncio.to_thread(terminate_backend, pid))
+        for pid in await in_thread(backends_of, web.app_name):
+            figures["killed_idle"] += int(await in_thread(terminate_backend, pid))
         assert figures["killed_idle"] >= 1
         errors = sum(p.stats.server_errors for p in players.values())
         await asyncio.gather(
@@ -148,7 +149,7 @@ def test_a_backend_killed_mid_commit_leaves_all_or_nothing_and_the_retry_applies
         # A dead idle connection is noticed before use (CONN_HEALTH_CHECKS): no error at all.
         assert sum(p.stats.server_errors for p in players.values()) == errors
         for position, player in players.items():
-            expected = await asyncio.to_thread(database_summary, match.id, members[position])
+            expected = await in_thread(database_summary, match.id, members[position])
             assert player.view.summary() == expected
         figures["server_errors"] = sum(p.stats.server_errors for p in players.values())
         figures["turns"] = players[0].view.turn_number

@@ -33,6 +33,7 @@ from tests.reliability.harness import (
     blocked_backends,
     check_integrity,
     held_lock,
+    in_thread,
     record_figures,
     wait_until,
 )
@@ -49,7 +50,7 @@ def _turn_count(match_id: int) -> int:
 
 async def _until(predicate, *, timeout: float, what: str):
     """A bounded wait on something the database or a client must come to show."""
-    return await asyncio.to_thread(wait_until, predicate, timeout=timeout, what=what)
+    return await in_thread(wait_until, predicate, timeout=timeout, what=what)
 
 
 def test_redis_killed_mid_commit_the_commit_applies_clients_resync_and_pushes_resume(
@@ -116,7 +117,7 @@ def test_redis_killed_mid_commit_the_commit_applies_clients_resync_and_pushes_re
             missing = set(range(before + 2, final + 1)) - client.stats.pushed_turns
             assert not missing, f"{client.name} never heard turns {sorted(missing)}"
         for client, member in ((first, alice), (second, bob), (watcher, None)):
-            expected = await asyncio.to_thread(database_summary, match.id, member)
+            expected = await in_thread(database_summary, match.id, member)
             assert client.view.summary() == expected, client.name
         report.update(
             frame_id=frame["id"],
@@ -163,7 +164,7 @@ def test_redis_frozen_a_commit_still_applies_and_news_flows_again_after(
             answer = await first.request(frame, timeout=120)
             assert answer["type"] == "ack", answer
             assert answer["accepted"], answer
-            assert await asyncio.to_thread(_turn_count, match.id) == before + 1
+            assert await in_thread(_turn_count, match.id) == before + 1
         finally:
             redis_server.thaw()
         for client in clients:
@@ -172,12 +173,12 @@ def test_redis_frozen_a_commit_still_applies_and_news_flows_again_after(
             play_out(first, 0, seed=SEED, timeout=90, max_moves=2),
             play_out(second, 1, seed=SEED, timeout=90, max_moves=2),
         )
-        final = await asyncio.to_thread(_turn_count, match.id)
+        final = await in_thread(_turn_count, match.id)
         for client in clients:
             await client.wait_for_view(lambda v, n=final: v.turn_number >= n, timeout=60)
             assert final in client.stats.pushed_turns, client.name  # news flows again
         for client, member in ((first, alice), (second, bob), (watcher, None)):
-            expected = await asyncio.to_thread(database_summary, match.id, member)
+            expected = await in_thread(database_summary, match.id, member)
             assert client.view.summary() == expected, client.name
         for client in clients:
             await client.close()

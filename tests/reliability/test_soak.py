@@ -28,7 +28,7 @@ import pytest
 from matches.models import Match
 from tests.matches.test_ws_helpers import seeded_match, session_cookie
 from tests.reliability.clients import OVER, LiveClient, database_summary, play_out
-from tests.reliability.harness import check_integrity, record_figures
+from tests.reliability.harness import check_integrity, in_thread, record_figures
 
 TROUBLE = re.compile(r"Traceback|Exception inside application|websocket request failed")
 SOAK_MATCHES = int(os.environ.get("SOAK_MATCHES", "6"))
@@ -126,7 +126,7 @@ def test_soak_many_matches_to_the_end_every_view_equals_the_database(
         unequal, unheard = [], {}
         for game, result in zip(games, results, strict=True):
             for client, member in result:
-                expected = await asyncio.to_thread(database_summary, game["match"].id, member)
+                expected = await in_thread(database_summary, game["match"].id, member)
                 if client.view.summary() != expected:
                     unequal.append(client.name)
                 missed = set(range(1, expected["turn_number"] + 1)) - client.stats.pushed_turns
