@@ -1,12 +1,13 @@
 """Fixed-window rate limits kept in the cache (Redis in deployments), shared by every process.
 
-Used where guessing or flooding is cheap for an attacker: sign-in, sign-up.
+Used where flooding is cheap for an attacker: sign-up (failed sign-ins are django-axes's).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from axes.helpers import get_client_ip_address
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -21,13 +22,13 @@ class Limit:
     message: str
 
 
-SIGN_IN = Limit("sign-in", 10, 300, "Too many sign-in attempts. Wait five minutes and try again.")
 SIGN_UP = Limit("sign-up", 5, 3600, "Too many new accounts from here. Try again in an hour.")
 
 
 def client_address(request: HttpRequest) -> str:
-    """The peer address (behind a proxy, configure it to set REMOTE_ADDR)."""
-    return request.META.get("REMOTE_ADDR", "unknown")
+    """The client's address: the peer's, or (``TRUSTED_PROXY_COUNT``) the one our proxies
+    put in X-Forwarded-For; never what a client wrote there itself."""
+    return get_client_ip_address(request) or "unknown"
 
 
 def allow(limit: Limit, key: str) -> bool:

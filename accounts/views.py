@@ -1,20 +1,30 @@
-"""Sign up, sign in, sign out: Django's own auth, thin views."""
+"""Sign up, sign in, sign out: Django's own auth, thin views; and unlocking a locked sign-in."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from axes.models import AccessAttempt
+from axes.utils import reset
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import permission_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 
 from accounts import ratelimit
 from accounts.forms import SignUpForm
+from accounts.models import ORGANISER_PERMISSION
 
-
-def _too_many(request: HttpRequest, limit: ratelimit.Limit, template: str, form) -> HttpResponse:
-    """429 with the limit's message; the attempt itself is not looked at."""
-    messages.error(request, limit.message)
-    return render(request, template, {"form": form}, status=429)
+LOCKED_OUT = (
+    "Too many failed sign-ins for this account or from this address. Wait {minutes} minutes, "
+    "or ask an organiser to unlock it."
+)
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
@@ -23,7 +33,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and not ratelimit.allow(
         ratelimit.SIGN_UP, ratelimit.client_address(request)
     ):
-        return _too_many(request, ratelimit.SIGN_UP, "accounts/sign_up.html", SignUpForm())
+        messages.error(request, ratelimit.SIGN_UP.message)
+        return render(request, "accounts/sign_up.html", {"form": SignUpForm()}, status=429)
     if request.method == "POST" and form.is_valid():
         member = form.save()
         login(request, member, backend="django.contrib.auth.backends.ModelBackend")
@@ -39,17 +50,46 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 class SignInView(LoginView):
+    """Django's sign-in; django-axes refuses a locked account or address (``locked_out``)."""
+
     template_name = "accounts/sign_in.html"
     redirect_authenticated_user = True
-
-    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        """Refuse with 429 once this address has spent its sign-in attempts."""
-        if not ratelimit.allow(ratelimit.SIGN_IN, ratelimit.client_address(request)):
-            messages.error(request, ratelimit.SIGN_IN.message)
-            context = self.get_context_data(form=self.get_form_class()(request))
-            return self.render_to_response(context, status=429)
-        return super().post(request, *args, **kwargs)
 
 
 class SignOutView(LogoutView):
     pass
+
+
+def locked_out(request: HttpRequest, response: Any, credentials: dict[str, Any]) -> HttpResponse:
+    """What a locked-out sign-in gets (django-axes calls it): a 429 with a clear message, on
+    the site's sign-in page (the admin's sign-in included)."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    messages.error(request, LOCKED_OUT.format(minutes=minutes))
+    form = AuthenticationForm(request, data=None)
+    return render(request, "accounts/sign_in.html", {"form": form, "next": ""}, status=429)
+
+
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def locked(request: HttpRequest) -> HttpResponse:
+    """The accounts and addresses that failed to sign in lately, for an organiser to unlock."""
+    attempts = AccessAttempt.objects.order_by("-attempt_time")[:200]
+    return render(
+        request,
+        "accounts/locked.html",
+        {"attempts": attempts, "limit": settings.AXES_FAILURE_LIMIT},
+    )
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def unlock(request: HttpRequest) -> HttpResponse:
+    """Forget an account's (or an address's) failed sign-ins: it may sign in again at once."""
+    username = (request.POST.get("username") or "").strip()
+    address = (request.POST.get("ip_address") or "").strip()
+    if username:
+        reset(username=username)
+        messages.success(request, f"{username} may sign in again.")
+    elif address:
+        reset(ip=address)
+        messages.success(request, f"Sign-ins from {address} are allowed again.")
+    return redirect("accounts:locked")

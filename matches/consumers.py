@@ -23,6 +23,7 @@ from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected as SocketClosed
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 
@@ -31,7 +32,7 @@ from matches import services, visibility
 from matches.broadcast import CLOSE_NEWS_LOST, news_for
 from matches.engine import Move
 from matches.events import PrivateNews, PublicNews
-from matches.floodgate import FloodGate, Verdict
+from matches.floodgate import SOCKETS_BY_ADDRESS, FloodGate, Verdict
 from matches.protocol import CommitRequest, ProtocolError, Request, move_of, parse_frame
 from matches.schemas import (
     AcceptedAck,
@@ -54,6 +55,7 @@ T = TypeVar("T")
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
+CLOSE_TOO_MANY_SOCKETS = 4430
 
 SIGNED_OUT = ("signed_out", "Your session has expired. Sign in again.")
 SIGN_IN_TO_PLAY = ("sign_in_required", "Only signed-in members can play. Sign in first.")
@@ -128,6 +130,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.flood_closed = False
         self.answering = False
         self.close_when_answered: int | None = None
+        client = self.scope.get("client") or ("unknown", 0)
+        self.address = str(client[0])
+        if not SOCKETS_BY_ADDRESS.take(self.address, settings.WS_MAX_SOCKETS_PER_ADDRESS):
+            await self._refuse_handshake(CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.counted = True
         # Refused at once when the match is missing or hidden; the snapshot comes after the
         # subscription, so no news falls between them (what arrives meanwhile is held).
         if await self._refused():
@@ -196,6 +204,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._stop()
 
     async def _stop(self) -> None:
+        if getattr(self, "counted", False):
+            self.counted = False
+            SOCKETS_BY_ADDRESS.give_back(self.address)
         worker = getattr(self, "worker", None)
         if worker is not None and not worker.done():
             worker.cancel()

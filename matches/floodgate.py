@@ -11,6 +11,7 @@ flood (one every tenth of a second) do not wipe its count.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -63,3 +64,30 @@ class FloodGate:
             return Verdict.CLOSE  # it ignored ``close_after`` refusals without pausing
         self.refused += 1
         return Verdict.REFUSE
+
+
+class AddressQuota:
+    """How many sockets each client address holds open in this process, capped.
+
+    One visitor cannot hold thousands of sockets (each a task, buffers, a snapshot read):
+    past ``WS_MAX_SOCKETS_PER_ADDRESS`` a new socket from that address is refused (4430).
+    """
+
+    def __init__(self) -> None:
+        self.open: Counter[str] = Counter()
+
+    def take(self, address: str, cap: int) -> bool:
+        """Count one more socket from ``address``; False (nothing counted) past ``cap``."""
+        if self.open[address] >= cap:
+            return False
+        self.open[address] += 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+
+#: This process's sockets by address (one event loop per web process).
+SOCKETS_BY_ADDRESS = AddressQuota()

@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP and websockets through one router.
 
-Websockets pass an allowed-hosts origin check, then session authentication, before they
-reach a consumer.
+Websockets pass an origin check (scheme, host and port against WEBSOCKET_ALLOWED_ORIGINS),
+then session authentication, before they reach a consumer.
 """
 
 import gc
@@ -14,7 +14,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from lexicon.lexicon import get_lexicon  # noqa: E402
@@ -32,8 +32,9 @@ if settings.CLOCK_IN_PROCESS:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": OriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+            settings.WEBSOCKET_ALLOWED_ORIGINS,
         ),
     }
 )

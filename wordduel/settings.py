@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "ninja",
+    "axes",
     "accounts",
     "lexicon",
     "matches",
@@ -68,6 +69,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Sign-in lockouts (django-axes): last, so it sees every refusal the views made.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "wordduel.urls"
@@ -158,6 +161,28 @@ CACHES = {
 }
 
 AUTH_USER_MODEL = "accounts.Member"
+# django-axes counts failed sign-ins (never successful ones) and, past the limit, refuses the
+# account from any address and the address for any account, for a cool-off, on the site's
+# sign-in and the admin's alike (it guards ``authenticate`` itself). An organiser can unlock
+# either sooner (/accounts/locked/).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURE_LIMIT", "10"))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SIGN_IN_COOLOFF_MINUTES", "15")))
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+AXES_VERBOSE = False
+# Behind a reverse proxy: how many proxies stand in front of the web processes. Only then is
+# X-Forwarded-For believed, and only its hops added by those proxies; with none (the quick
+# start, a bare Daphne) the peer address is the client's. Used for every per-address limit.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if TRUSTED_PROXY_COUNT else ["REMOTE_ADDR"]
+)
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
@@ -198,7 +223,8 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if TRUSTED_PROXY_COUNT:  # only a proxy of ours may say the request came over HTTPS
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Content-Security-Policy (wordduel/security.py). Scripts: our own files, and inline ones
 # carrying the request's nonce (<script nonce="{{ request.csp_nonce }}">), added to
@@ -208,7 +234,8 @@ CSP_DIRECTIVES = {
     "script-src": ["'self'"],
     "style-src": ["'self'"],
     "img-src": ["'self'", "data:"],
-    "connect-src": ["'self'", "ws:", "wss:"],
+    # 'self' covers the site's own ws:/wss: origin (CSP level 3); no other host.
+    "connect-src": ["'self'"],
     "object-src": ["'none'"],
     "frame-ancestors": ["'none'"],
     "base-uri": ["'self'"],
@@ -217,6 +244,14 @@ CSP_DIRECTIVES = {
 # Send it as Content-Security-Policy-Report-Only instead (to try a change out first).
 CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", default=False)
 
+# Websockets are opened only from the site's own pages: the Origin a browser sends must be one
+# of these, scheme, host and port alike (a page on another port is another origin).
+WEBSOCKET_ALLOWED_ORIGINS = env_list(
+    "WEBSOCKET_ALLOWED_ORIGINS",
+    default="http://127.0.0.1:8000,http://localhost:8000,http://testserver",
+)
+# At most this many sockets from one client address at once, per web process.
+WS_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("WS_MAX_SOCKETS_PER_ADDRESS", "100"))
 # Websocket flood control per socket (matches/consumers.py; PROTOCOL.md "Flood control").
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "10"))

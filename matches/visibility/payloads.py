@@ -27,8 +27,9 @@ from matches.visibility.access import MatchAccess, Viewer, can_share
 
 
 def seat_name(seat: Seat) -> str | None:
-    """The seated member's name as the site shows it, or None for a free seat."""
-    return str(seat.member) if seat.member_id else None
+    """The seated member's name as the site shows it (a display name with the username
+    beside it, so no one passes for another), or None for a free seat."""
+    return seat.member.label if seat.member is not None else None
 
 
 def seat_views(seats: list[Seat]) -> list[SeatView]:

@@ -157,3 +157,55 @@ def test_members_are_in_the_admin_with_the_organiser_permission(alice) -> None:
     html = client.get(f"/admin/accounts/member/{alice.pk}/change/").content.decode()
     assert "Can schedule fixtures and tournaments and seat players" in html
     assert 'name="display_name"' in html
+
+
+# ---------------------------------------------------------------- names nobody can fake
+
+
+def _sign_up_as(username: str, display_name: str = ""):
+    return Client().post(
+        "/accounts/sign-up/",
+        {
+            "username": username,
+            "display_name": display_name,
+            "password1": "a-long-pass-phrase-9",
+            "password2": "a-long-pass-phrase-9",
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("username", "display_name"),
+    [
+        ("alice2", "Alice"),  # another's username, in other case
+        ("alice3", "\u0430lice"),  # with a Cyrillic а
+        ("alice4", "ALICE"),
+        ("ALICE", ""),  # a username that differs only in case
+        ("\u0430lice", ""),  # a username in another script
+        ("mallory", "Eve\n#player2 mallory"),  # a second line
+        ("mallory2", "Eve\u2028Eve"),  # a line separator
+        ("mallory3", "Eve\u202eeve"),  # a bidi override
+    ],
+)
+def test_a_name_that_looks_like_anothers_or_is_not_one_line_is_refused(
+    alice, username, display_name
+) -> None:
+    before = Member.objects.count()
+    response = _sign_up_as(username, display_name)
+    assert response.status_code == 400, (username, display_name)
+    assert Member.objects.count() == before
+
+
+def test_a_distinct_display_name_is_taken_and_shown_with_the_username(alice) -> None:
+    assert _sign_up_as("newbie", "Nina Newbie").status_code == 302
+    nina = Member.objects.get(username="newbie")
+    assert nina.label == "Nina Newbie (newbie)"
+    assert _sign_up_as("newbie2", "nina  newbie").status_code == 400  # the same, spaced
+    assert alice.label == "alice"
+
+
+def test_the_match_page_names_a_player_with_the_username_beside(make_fixture, alice) -> None:
+    nina = Member.objects.create_user(username="nina", password="x", display_name="Alice Smith")
+    match = make_fixture(first=nina, second=alice)
+    html = Client().get(f"/matches/{match.pk}/").content.decode()
+    assert "Alice Smith (nina)" in html

@@ -50,7 +50,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _server_env() -> dict[str, str]:
+def _server_env(port: int) -> dict[str, str]:
     """The test database and this run's Redis prefixes, as the settings read them."""
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
@@ -65,6 +65,7 @@ def _server_env() -> dict[str, str]:
         env["CACHE_PREFIX"] = cache_prefix
     env["CLOCK_IN_PROCESS"] = "0"  # the tests open fixtures themselves, when they mean to
     env["PYTHONUNBUFFERED"] = "1"
+    env["WEBSOCKET_ALLOWED_ORIGINS"] = f"http://127.0.0.1:{port}"  # the pages' own origin
     return env
 
 
@@ -85,7 +86,7 @@ def live_server_url(django_db_setup) -> Iterator[str]:
                 "wordduel.asgi:application",
             ],
             cwd=ROOT,
-            env=_server_env(),
+            env=_server_env(port),
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,

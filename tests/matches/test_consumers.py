@@ -600,3 +600,12 @@ async def test_a_flood_is_answered_then_closed(live_match, alice, connect, setti
     await alice_socket.send({"type": "sync"})  # one more frame ignoring them: closed
     closed = await alice_socket.communicator.receive_output(timeout=10)
     assert closed == {"type": "websocket.close", "code": 4429}
+
+
+async def test_one_address_may_hold_only_so_many_sockets(live_match, connect, settings):
+    settings.WS_MAX_SOCKETS_PER_ADDRESS = 2
+    first, _ = await connect(live_match.id)
+    await connect(live_match.id)
+    assert await refusal_code(live_match.id) == 4430  # a third from the same address
+    await first.close()
+    assert await refusal_code(live_match.id) is None  # one was given back

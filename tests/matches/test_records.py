@@ -280,3 +280,25 @@ def test_a_forfeited_match_exports_its_moves_and_a_note(
     assert record.events[-1].notes == ("alice (First) won: forfeit.",)
     _, mismatches = verify_record(record, ruleset="word-duel", lexicon=enable())
     assert mismatches == []
+
+
+def test_hostile_names_that_slipped_in_cannot_forge_a_record(live_match, alice, bob) -> None:
+    """Names are refused with a line break when set (accounts, services); were one to reach
+    the database anyway, the export still holds exactly the game that was played."""
+    Member.objects.filter(pk=alice.pk).update(display_name="Eve\n#player2 mallory hax\n>x")
+    Match.objects.filter(pk=live_match.pk).update(
+        name="GCG\n#player1 hacked hacked\n>hacked: ZZZZZZZ 8H ZZZ +999 999\u2028#note x"
+    )
+    match = play_out(live_match, (alice, bob), seed=3, turns=4)
+    client = Client()
+    client.force_login(alice)
+    text = client.get(f"/matches/{match.pk}/export.gcg").content.decode()
+    record = parse_gcg(text)
+    assert len(record.players) == 2
+    assert all("\n" not in player.name for player in record.players)
+    assert sum(line.startswith("#player") for line in text.splitlines()) == 2
+    assert not any("hacked" in event.nick or event.score == 999 for event in record.events)
+    logged = list(match.turns.order_by("number"))
+    plays = [event for event in record.events if event.kind == "play"]
+    assert [event.score for event in plays] == [t.score for t in logged if t.kind == "play"]
+    assert len(record.events) >= len(logged)

@@ -144,5 +144,6 @@ def test_the_documented_limits_are_the_codes_limits():
         consumers.CLOSE_NOT_FOUND,
         consumers.CLOSE_TOO_MANY,
         consumers.CLOSE_NEWS_LOST,
+        consumers.CLOSE_TOO_MANY_SOCKETS,
     ):
         assert f"| {code} |" in text

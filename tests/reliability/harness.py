@@ -163,6 +163,10 @@ def service_env(
             "CLOCK_IN_PROCESS": "0",
             "PYTHONUNBUFFERED": "1",
             "DJANGO_SETTINGS_MODULE": "wordduel.settings",
+            # The clients of these tests: pages "served" from ORIGIN, hundreds of sockets
+            # from one address (the security tests set a small cap where they test it).
+            "WEBSOCKET_ALLOWED_ORIGINS": ORIGIN,
+            "WS_MAX_SOCKETS_PER_ADDRESS": "10000",
         }
     )
     env.update(extra)

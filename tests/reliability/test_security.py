@@ -30,7 +30,6 @@ from django.utils import timezone
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from accounts import ratelimit
 from accounts.models import Member
 from matches import services
 from matches.models import CommitReceipt, Match, Seat, Tournament, Turn
@@ -85,7 +84,7 @@ def test_every_response_carries_the_policy_with_a_fresh_nonce_per_request(client
     assert directives["script-src"] == ["'self'", f"'nonce-{nonce}'"]
     assert directives["default-src"] == ["'self'"]
     assert directives["style-src"] == ["'self'"]  # no inline styles are needed
-    assert directives["connect-src"] == ["'self'", "ws:", "wss:"]
+    assert directives["connect-src"] == ["'self'"]  # the site's own origin, ws: and wss: alike
     assert directives["img-src"] == ["'self'", "data:"]
     assert directives["frame-ancestors"] == ["'none'"]
     assert directives["base-uri"] == ["'self'"]
@@ -261,6 +260,8 @@ def test_websocket_handshakes_from_foreign_origins_are_refused(start_daphne, liv
         f"http://{HOST}.evil.example",
         "null",
         f"https://evil.example:{web.port}",
+        f"http://{HOST}:9999",  # the same host, another port: another origin
+        f"https://{HOST}",  # the same host, another scheme
         None,  # no Origin header at all: not a browser we can vouch for
     ]
 
@@ -292,19 +293,20 @@ def _fetch(opener, url: str, data: dict[str, str] | None = None) -> tuple[int, s
 
 
 def test_sign_in_limit_holds_across_web_processes(start_daphne, alice) -> None:
-    """The counters live in the shared cache: attempts spread over two processes add up."""
+    """The failures are counted in the database: attempts spread over two processes add up."""
     webs = [start_daphne(), start_daphne()]
     opener, jar = _opener()
     status, page = _fetch(opener, f"{webs[0].http_url}/accounts/sign-in/")
     assert status == 200
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
     statuses = []
-    for attempt in range(ratelimit.SIGN_IN.count + 2):
+    limit = django_settings.AXES_FAILURE_LIMIT
+    for attempt in range(limit + 2):
         web = webs[attempt % 2]
         form = {"csrfmiddlewaretoken": token, "username": "alice", "password": "wrong"}
         statuses.append(_fetch(opener, f"{web.http_url}/accounts/sign-in/", form)[0])
-    assert statuses[: ratelimit.SIGN_IN.count] == [200] * ratelimit.SIGN_IN.count
-    assert statuses[ratelimit.SIGN_IN.count :] == [429, 429]
+    assert statuses[: limit - 1] == [200] * (limit - 1)  # wrong password, ordinary form
+    assert statuses[limit - 1 :] == [429, 429, 429]  # the limit-th failure locks
     assert not any(cookie.name == "sessionid" for cookie in jar)
 
 
