@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.http.request import RawPostDataException
 from ninja import NinjaAPI, Query
@@ -86,6 +87,13 @@ def _refused(request: HttpRequest, refusal: ApiRefusal) -> HttpResponse:
 @api.exception_handler(services.ServiceError)
 def _service_refused(request: HttpRequest, error: services.ServiceError) -> HttpResponse:
     return refusal_response(request, error.status, ApiError(error=error.message, code=error.code))
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_large(request: HttpRequest, error: RequestDataTooBig) -> HttpResponse:
+    return refusal_response(
+        request, 400, ApiError(error="That request is too large.", code="too_large")
+    )
 
 
 @api.exception_handler(visibility.MatchNotFound)

@@ -407,7 +407,7 @@ class SeatedAck(Seated):
     type: Literal["ack"] = "ack"
     id: str
     accepted: Literal[True] = True
-    replayed: Literal[False] = False
+    replayed: bool
     snapshot: MatchView
 
 
