@@ -47,10 +47,15 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers),
-# the fault/soak/fuzz suite included in its short profile.
+# The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers), in two
+# parts: the tests that start no server of their own on both cores (each worker its own test
+# database and Redis prefix), then the browser and fault/soak/fuzz suites (short profile) one
+# at a time, as they start Daphne, Celery and Chromium processes and time what they see.
+SERIAL_SUITES := tests/e2e tests/reliability
 test: $(STAMP) chromium lint
-	scripts/with-services.sh $(BIN)/python -m pytest
+	scripts/with-services.sh sh -c '$(BIN)/python -m pytest -n 2 -p no:cacheprovider \
+	  $(foreach suite,$(SERIAL_SUITES),--ignore=$(suite)) tests && \
+	  $(BIN)/python -m pytest -p no:cacheprovider $(SERIAL_SUITES)'
 
 # The fault/soak/fuzz suite alone: the short profile (as in `make test`) ...
 reliability: $(STAMP)

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Members"
+
+    def ready(self) -> None:
+        from accounts import lockouts  # noqa: F401  (connects the per-address failure count)

@@ -1,6 +1,7 @@
 """Fixed-window rate limits kept in the cache (Redis in deployments), shared by every process.
 
-Used where flooding is cheap for an attacker: sign-up (failed sign-ins are django-axes's).
+Used where flooding is cheap for an attacker: sign-up, and failed sign-ins per address (those
+per account are django-axes's).
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from axes.helpers import get_client_ip_address
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -25,15 +27,41 @@ class Limit:
 SIGN_UP = Limit("sign-up", 5, 3600, "Too many new accounts from here. Try again in an hour.")
 
 
+def sign_in_failures_per_address() -> Limit:
+    """Failed sign-ins one address may make (to any accounts) in a cool-off: far more than one
+    account's limit, so a club behind one address is never locked out by one member's typos
+    or one attacker among them, while guessing across many accounts from one place stops."""
+    return Limit(
+        "sign-in-failures",
+        settings.SIGN_IN_ADDRESS_FAILURE_LIMIT,
+        int(settings.AXES_COOLOFF_TIME.total_seconds()),
+        "Too many failed sign-ins from this address.",
+    )
+
+
 def client_address(request: HttpRequest) -> str:
     """The client's address: the peer's, or (``TRUSTED_PROXY_COUNT``) the one our proxies
     put in X-Forwarded-For; never what a client wrote there itself."""
     return get_client_ip_address(request) or "unknown"
 
 
+def _key(limit: Limit, key: str) -> str:
+    return f"ratelimit:{limit.name}:{key}"
+
+
+def spent(limit: Limit, key: str) -> bool:
+    """Whether ``key`` has used up the window's allowance (without counting an attempt)."""
+    return int(cache.get(_key(limit, key)) or 0) >= limit.count
+
+
+def forget(limit: Limit, key: str) -> None:
+    """Start ``key``'s allowance afresh (an organiser unlocking an address)."""
+    cache.delete(_key(limit, key))
+
+
 def allow(limit: Limit, key: str) -> bool:
     """Count one attempt for ``key``; False once the window's allowance is spent."""
-    cache_key = f"ratelimit:{limit.name}:{key}"
+    cache_key = _key(limit, key)
     cache.add(cache_key, 0, timeout=limit.seconds)
     try:
         attempts = cache.incr(cache_key)

@@ -50,7 +50,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 class SignInView(LoginView):
-    """Django's sign-in; django-axes refuses a locked account or address (``locked_out``)."""
+    """Django's sign-in; a locked account (django-axes) or address (``accounts.lockouts``)
+    is refused with ``locked_out``."""
 
     template_name = "accounts/sign_in.html"
     redirect_authenticated_user = True
@@ -76,7 +77,11 @@ def locked(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "accounts/locked.html",
-        {"attempts": attempts, "limit": settings.AXES_FAILURE_LIMIT},
+        {
+            "attempts": attempts,
+            "limit": settings.AXES_FAILURE_LIMIT,
+            "address_limit": settings.SIGN_IN_ADDRESS_FAILURE_LIMIT,
+        },
     )
 
 
@@ -91,5 +96,6 @@ def unlock(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"{username} may sign in again.")
     elif address:
         reset(ip=address)
+        ratelimit.forget(ratelimit.sign_in_failures_per_address(), address)
         messages.success(request, f"Sign-ins from {address} are allowed again.")
     return redirect("accounts:locked")

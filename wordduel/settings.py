@@ -126,6 +126,11 @@ CHANNEL_LAYER_CLASSES = {
 CHANNEL_LAYER_BACKEND = os.environ.get("CHANNEL_LAYER_BACKEND", "core")
 if CHANNEL_LAYER_BACKEND not in CHANNEL_LAYER_CLASSES:
     raise RuntimeError("CHANNEL_LAYER_BACKEND must be one of: core, pubsub.")
+# How long a read from Redis may take before the layer gives up on it (and a publisher with
+# it). It must outlast channels-redis's 5 s blocking pop; see the comment below.
+REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "15"))
+if REDIS_SOCKET_TIMEOUT <= 5:
+    raise RuntimeError("REDIS_SOCKET_TIMEOUT must be over 5 seconds (the layer's blocking pop).")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -137,7 +142,11 @@ if REDIS_URL:
                 # A Redis that accepts no connections (frozen, or its backlog full) must
                 # not hold a publisher or a handshake for minutes of TCP retries.
                 "hosts": [
-                    {"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "socket_connect_timeout": 5,
+                    }
                 ],
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "wordduel"),
                 "capacity": 1500,
@@ -155,22 +164,31 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "wordduel"),
+        # A frozen Redis must not hold a sign-in (its rate limits) for ever.
+        "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
     }
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
 AUTH_USER_MODEL = "accounts.Member"
-# django-axes counts failed sign-ins (never successful ones) and, past the limit, refuses the
-# account from any address and the address for any account, for a cool-off, on the site's
-# sign-in and the admin's alike (it guards ``authenticate`` itself). An organiser can unlock
-# either sooner (/accounts/locked/).
+# Failed sign-ins (never successful ones) lock, for a cool-off, the account from every address
+# (django-axes: AXES_FAILURE_LIMIT) and the address for every account, at a limit ten times
+# larger (accounts/lockouts.py), so one member's typos or one guesser behind a club's shared
+# address never lock the room out. Both guard ``authenticate`` itself: the site's sign-in and
+# the admin's alike. An organiser can unlock either sooner (/accounts/locked/).
 AUTHENTICATION_BACKENDS = [
+    "accounts.lockouts.AddressLockoutBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("SIGN_IN_FAILURE_LIMIT", "10"))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+SIGN_IN_ADDRESS_FAILURE_LIMIT = int(
+    os.environ.get("SIGN_IN_ADDRESS_FAILURE_LIMIT", str(10 * AXES_FAILURE_LIMIT))
+)
+AXES_LOCKOUT_PARAMETERS = ["username"]
+# axes warns when it does not count per address; the address's own, larger limit is ours.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SIGN_IN_COOLOFF_MINUTES", "15")))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"

@@ -583,6 +583,7 @@ function start(root) {
 
   // ------------------------------------------------------------------ the connection
 
+  const CONNECT_TIMEOUT_MS = 8000;
   let attempts = 0;
   let retryTimer = null;
   let stopped = false;
@@ -593,9 +594,27 @@ function start(root) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = key ? `?key=${encodeURIComponent(key)}` : "";
     if (!state.live) showConnection("Connecting…");
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/${query}`);
+    let ws;
+    try {
+      ws = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/${query}`);
+    } catch (error) {
+      // A socket the browser refuses to open at all (a policy, a bad address): back off and
+      // try again, as for one that closed, instead of never trying again.
+      console.error("Could not open the socket", error);
+      onClose(1006);
+      return;
+    }
     socket = ws;
+    // A socket that neither opens nor closes (a half-open network path, or one a browser
+    // blocks without a close event) is given up after a while, and tried again.
+    const openTimer = setTimeout(() => {
+      if (socket === ws && ws.readyState !== WebSocket.OPEN) {
+        ws.close();
+        lost(ws, 1006);
+      }
+    }, CONNECT_TIMEOUT_MS);
     ws.addEventListener("open", () => {
+      clearTimeout(openTimer);
       attempts = 0;
       connected = true;
       showConnection("");
@@ -608,12 +627,18 @@ function start(root) {
       }
     });
     ws.addEventListener("close", (event) => {
-      if (socket !== ws) return;
-      connected = false;
-      root.dataset.synced = "no";
-      socket = null;
-      onClose(event.code);
+      clearTimeout(openTimer);
+      lost(ws, event.code);
     });
+  }
+
+  // Once per socket: the first of its close event and the open timeout.
+  function lost(ws, code) {
+    if (socket !== ws) return;
+    connected = false;
+    root.dataset.synced = "no";
+    socket = null;
+    onClose(code);
   }
 
   function onClose(code) {

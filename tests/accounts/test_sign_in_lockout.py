@@ -1,9 +1,11 @@
-"""Failed sign-ins lock the account and the address (django-axes); successes are not counted.
+"""Failed sign-ins lock the account (django-axes) and, at a far larger limit, the address
+(accounts/lockouts.py); successes are not counted.
 
 An attacker guessing one member's password is stopped whichever addresses they use, while
-thirty members sharing one address (a club's network) sign in as they please; the admin's
-sign-in is guarded too; X-Forwarded-For is believed only from the configured proxy; an
-organiser can unlock an account at once.
+thirty members sharing the attacker's address (a club's network) sign in as they please; one
+address guessing across many accounts is stopped too; the admin's sign-in is guarded; the
+X-Forwarded-For header is believed only from the configured proxy; an organiser can unlock an
+account or an address at once.
 """
 
 from __future__ import annotations
@@ -52,18 +54,37 @@ def test_an_account_is_locked_whichever_addresses_the_guesses_come_from(alice) -
 def test_an_attacker_is_stopped_while_thirty_members_behind_one_address_sign_in(
     alice, make_member
 ) -> None:
+    """The attacker shares the club's address: his guesses lock alice's account, not the room."""
+    club = "192.0.2.10"
     members = [make_member(f"club{index}") for index in range(30)]
     for attempt in range(LIMIT + 5):
-        sign_in("alice", f"guess-{attempt}", address="203.0.113.66")
-    for member in members:  # a club's members, all behind its one address, each signs in
-        response, client = sign_in(member.username, RIGHT, address="192.0.2.10")
+        sign_in("alice", f"guess-{attempt}", address=club)
+    for member in members:  # the club's members, behind that same address, each signs in
+        response, client = sign_in(member.username, RIGHT, address=club)
         assert response.status_code == 302, member.username
         assert signed_in(client)
     for member in members[:5]:  # and again: successes are never counted
-        assert sign_in(member.username, RIGHT, address="192.0.2.10")[0].status_code == 302
-    attacker, client = sign_in("alice", RIGHT, address="203.0.113.66")
-    assert attacker.status_code == 429  # the attacker's address is locked for every account
+        assert sign_in(member.username, RIGHT, address=club)[0].status_code == 302
+    attacker, client = sign_in("alice", RIGHT, address=club)
+    assert attacker.status_code == 429  # alice's account is locked, whatever the password
     assert not signed_in(client)
+
+
+def test_one_address_guessing_across_accounts_is_stopped(make_member, settings) -> None:
+    """One guess at each of many accounts never trips an account's limit; the address's does,
+    for every account (the right password included), and only for that address."""
+    settings.SIGN_IN_ADDRESS_FAILURE_LIMIT = 3 * LIMIT
+    victims = [make_member(f"victim{index}") for index in range(3 * LIMIT + 1)]
+    sprayer = "203.0.113.77"
+    statuses = [sign_in(v.username, "Summer2026!", address=sprayer)[0].status_code
+                for v in victims[:-1]]  # fmt: skip
+    assert statuses == [200] * len(statuses)  # each a plain wrong password
+    response, client = sign_in(victims[-1].username, RIGHT, address=sprayer)
+    assert response.status_code == 429
+    assert not signed_in(client)
+    response, client = sign_in(victims[-1].username, RIGHT, address="198.51.100.8")
+    assert response.status_code == 302  # the account itself was never locked
+    assert signed_in(client)
 
 
 def test_the_admin_sign_in_is_guarded_too(make_member) -> None:
@@ -81,6 +102,7 @@ def test_the_admin_sign_in_is_guarded_too(make_member) -> None:
 def test_forwarded_for_is_believed_only_from_a_trusted_proxy(alice, settings) -> None:
     """Without a proxy configured, X-Forwarded-For is the client's own words: rotating it
     gets the attacker nothing. With one, it is how members behind the proxy are told apart."""
+    settings.SIGN_IN_ADDRESS_FAILURE_LIMIT = LIMIT
     for attempt in range(LIMIT):
         sign_in("nobody", f"g{attempt}", HTTP_X_FORWARDED_FOR=f"10.1.1.{attempt}")
     response, _ = sign_in("alice", RIGHT, HTTP_X_FORWARDED_FOR="10.9.9.9")
@@ -107,6 +129,21 @@ def test_an_organiser_unlocks_an_account(alice, organiser) -> None:
     assert "alice" in page.content.decode()
     assert boss.post("/accounts/locked/unlock/", {"username": "alice"}).status_code == 302
     response, client = sign_in("alice", RIGHT, address="198.51.100.1")
+    assert response.status_code == 302
+    assert signed_in(client)
+
+
+def test_an_organiser_unlocks_an_address(alice, organiser, settings) -> None:
+    settings.SIGN_IN_ADDRESS_FAILURE_LIMIT = LIMIT
+    for attempt in range(LIMIT):
+        sign_in(f"nobody{attempt}", "wrong", address="203.0.113.12")
+    assert sign_in("alice", RIGHT, address="203.0.113.12")[0].status_code == 429
+    boss = Client()
+    boss.force_login(organiser)
+    assert "203.0.113.12" in boss.get("/accounts/locked/").content.decode()
+    unlocked = boss.post("/accounts/locked/unlock/", {"ip_address": "203.0.113.12"})
+    assert unlocked.status_code == 302
+    response, client = sign_in("alice", RIGHT, address="203.0.113.12")
     assert response.status_code == 302
     assert signed_in(client)
 

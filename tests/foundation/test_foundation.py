@@ -71,8 +71,13 @@ def test_compose_services_share_one_environment() -> None:
     assert services["beat"].get("deploy", {}).get("replicas") == 1
     envs = [services[name]["environment"] for name in ("web", "worker", "beat")]
     for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY"):
-        values = {env[key] for env in envs}
+        # One database: each service may only name its connections (?application_name=).
+        values = {env[key].split("?")[0] for env in envs}
         assert len(values) == 1, f"{key} differs between web, worker and beat: {values}"
+    assert "application_name=web" in envs[0]["DATABASE_URL"]
+    assert "application_name=worker" in envs[1]["DATABASE_URL"]
+    # The worker is one process of threads, so its one pool bounds its connections.
+    assert "--pool=threads" in services["worker"]["command"]
     assert envs[0]["DATABASE_URL"].startswith("postgres://")
     assert envs[0]["REDIS_URL"].startswith("redis://redis:")
 
