@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Members"
 
     def ready(self) -> None:
-        from accounts import lockouts  # noqa: F401  (connects the per-address failure count)
+        from accounts import lockouts  # noqa: F401, PLC0415  (connects the failure count)

@@ -36,7 +36,6 @@ class AddressLockoutBackend:
             # django-axes's middleware answers a request so marked with ``locked_out``'s 429.
             request.axes_locked_out = True  # type: ignore[attr-defined]
             raise PermissionDenied("Too many failed sign-ins from this address.")
-        return None
 
 
 @receiver(user_login_failed, dispatch_uid="accounts.count_failure_per_address")
@@ -44,6 +43,4 @@ def count_failure_per_address(
     sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
 ) -> None:
     if request is not None:
-        ratelimit.allow(
-            ratelimit.sign_in_failures_per_address(), ratelimit.client_address(request)
-        )
+        ratelimit.allow(ratelimit.sign_in_failures_per_address(), ratelimit.client_address(request))

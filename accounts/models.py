@@ -22,7 +22,8 @@ class Member(AbstractUser):
     skeletons, unique among every member's username and display name alike.
     """
 
-    username_validator = ASCIIUsernameValidator()
+    # django-stubs types the attribute as the Unicode validator; Django takes any validator.
+    username_validator = ASCIIUsernameValidator()  # type: ignore[assignment]
     username = models.CharField(
         "username",
         max_length=150,

@@ -86,6 +86,25 @@ def test_a_member_cannot_sit_on_both_sides(organiser, alice) -> None:
     assert not Match.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["GCG\n#player1 hacked hacked", "Cup\rCup", "Cup\u2028#note x", "Cup\x85x", "Cup\u202eevil"],
+)
+def test_a_name_that_is_not_one_line_is_refused(organiser, alice, bob, name: str) -> None:
+    """A fixture's or a tournament's name goes into records and logs: one line only."""
+    with pytest.raises(services.InvalidFixture, match="one line"):
+        services.create_fixture(organiser=organiser, name=name)
+    with pytest.raises(services.InvalidFixture, match="one line"):
+        services.create_round_robin(
+            organiser=organiser,
+            name=name,
+            players=[alice, bob],
+            first_kickoff=KICKOFF,
+            interval=timedelta(days=1),
+        )
+    assert not Match.objects.exists()
+
+
 # ------------------------------------------------------------------ round robins
 
 
