@@ -152,17 +152,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _refused(self) -> bool:
         """Close (accepted first, so the client sees the code) if it may not watch."""
+        return await self._access() is None
+
+    async def _access(self) -> visibility.MatchAccess | None:
+        """The match as this viewer may reach it now; None, and the socket closed with the
+        matching code, when they may not watch it or it is gone."""
         try:
-            await off_loop(
+            return await off_loop(
                 visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
             )
         except visibility.MatchHidden:
             await self._refuse_handshake(CLOSE_FORBIDDEN)
-            return True
         except visibility.MatchNotFound:
             await self._refuse_handshake(CLOSE_NOT_FOUND)
-            return True
-        return False
+        return None
 
     async def _refuse_handshake(self, code: int) -> None:
         await self.accept()
@@ -171,15 +174,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _view(self) -> MatchView | None:
         """The match as this viewer may see it now; None (and the socket closed) when they
         may no longer watch it or it is gone."""
-        try:
-            access = await off_loop(
-                visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
-            )
-        except visibility.MatchHidden:
-            await self._refuse_handshake(CLOSE_FORBIDDEN)
-            return None
-        except visibility.MatchNotFound:
-            await self._refuse_handshake(CLOSE_NOT_FOUND)
+        access = await self._access()
+        if access is None:
             return None
         if not self.accepted:
             await self.accept()

@@ -118,7 +118,15 @@ class Round:
     fixtures: list[visibility.MatchLine]
 
 
-def tournament_page(tournament: Tournament) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TournamentPage:
+    """What a tournament's page shows: its rounds of fixtures and its standings."""
+
+    rounds: list[Round]
+    standings: list[Standing]
+
+
+def tournament_page(tournament: Tournament) -> TournamentPage:
     """Fixtures grouped by round, each as a list row, and the standings."""
     matches = _listed(tournament.matches.order_by("round_number", "kickoff_at", "id"))
     lines = [visibility.match_line(match) for match in matches]
@@ -126,7 +134,7 @@ def tournament_page(tournament: Tournament) -> dict[str, Any]:
         Round(number, list(fixtures))
         for number, fixtures in groupby(lines, key=lambda line: line.round_number)
     ]
-    return {"rounds": rounds, "standings": standings(tournament)}
+    return TournamentPage(rounds=rounds, standings=standings(tournament))
 
 
 def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
@@ -136,6 +144,7 @@ def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
 
 __all__ = [
     "Standing",
+    "TournamentPage",
     "home_lists",
     "my_match_lines",
     "standings",

@@ -147,7 +147,8 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     if not visibility.can_view_tournament(tournament, request.user):
         raise Http404("No such tournament.")
-    context = {"tournament": tournament, **selectors.tournament_page(tournament)}
+    page = selectors.tournament_page(tournament)
+    context = {"tournament": tournament, "rounds": page.rounds, "standings": page.standings}
     return render(request, "matches/tournament.html", context)
 
 

@@ -8,7 +8,7 @@ The whole state, including the position in the random stream, round-trips throug
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container, Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
@@ -21,7 +21,6 @@ from .errors import (
     TilesNotOnRack,
     WholeRackSwap,
 )
-from .movegen import LegalMove, legal_moves
 from .moves import Move, Pass, Play, Swap, check_move_shape, move_from_dict
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
 from .scoring import WordScore, evaluate_play
@@ -232,12 +231,6 @@ class Game:
         return sorted([*self.board.tiles(), *self.racks[0], *self.racks[1], *self.bag])
 
     # -- moves -------------------------------------------------------------------------------
-
-    def legal_moves(self, *, lexicon: Collection[str]) -> tuple[LegalMove, ...]:
-        """Every legal move of the player to move, scored as ``apply`` would score it: plays
-        (in search order), then swaps, then the pass; empty once the game is over. See
-        ``movegen.legal_moves``; ``movegen.ranked``/``best_play`` order them."""
-        return legal_moves(self, lexicon=lexicon)
 
     def apply(self, move: Move, *, player: int, lexicon: Container[str] | None) -> Game:
         """The game after ``player`` makes ``move``, or a MoveError with RULES.md's message.
