@@ -7,6 +7,7 @@ into what a page shows. Nothing here writes, and nothing here reads a hidden fie
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
@@ -137,6 +138,43 @@ def tournament_page(tournament: Tournament) -> TournamentPage:
     return TournamentPage(rounds=rounds, standings=standings(tournament))
 
 
+@dataclass(frozen=True)
+class WaitingMatch:
+    """A live match waiting on one member's move: its list line and its deadline."""
+
+    line: visibility.MatchLine
+    turn_deadline_at: datetime | None
+
+    @property
+    def id(self) -> int:
+        return self.line.id
+
+    @property
+    def name(self) -> str:
+        return self.line.name
+
+    @property
+    def opponent(self) -> str | None:
+        return self.line.opponent
+
+
+def matches_waiting_on(member: Member) -> list[WaitingMatch]:
+    """The live matches where it is ``member``'s move, most urgent (earliest deadline) first.
+
+    One query over the member's seats, the seat's position compared with the match's
+    ``to_move`` in the same join; used by the daily digest and the lists of urgency.
+    """
+    matches = _listed(
+        Match.objects.filter(
+            status=Match.Status.LIVE, seats__member=member, seats__position=F("to_move")
+        ).order_by(F("turn_deadline_at").asc(nulls_last=True), "id")
+    )
+    return [
+        WaitingMatch(visibility.match_line(match, member_id=member.pk), match.turn_deadline_at)
+        for match in matches
+    ]
+
+
 def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
     """Standings keyed by player name; handy for tests and exports."""
     return {line.name: line for line in standings(tournament)}
@@ -145,7 +183,9 @@ def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
 __all__ = [
     "Standing",
     "TournamentPage",
+    "WaitingMatch",
     "home_lists",
+    "matches_waiting_on",
     "my_match_lines",
     "standings",
     "standings_by_name",

@@ -35,6 +35,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     layer["CONFIG"]["prefix"] = f"wordduel-test-{os.getpid()}"
     os.environ["CHANNEL_LAYER_PREFIX"] = layer["CONFIG"]["prefix"]
     settings.CACHES["default"]["KEY_PREFIX"] = layer["CONFIG"]["prefix"]
+    # ... nor one Celery queue: a run's notice tasks go only to the workers it starts.
+    from wordduel.celery import app
+
+    os.environ["CELERY_QUEUE"] = layer["CONFIG"]["prefix"]
+    settings.CELERY_TASK_DEFAULT_QUEUE = app.conf.task_default_queue = os.environ["CELERY_QUEUE"]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

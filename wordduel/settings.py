@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "lexicon",
     "matches",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -305,9 +306,50 @@ CELERY_BEAT_SCHEDULE = {
     }
     for name in ("open_due_matches", "default_no_shows", "forfeit_stalled_matches")
 }
+# Notices (notifications/sweeps.py): forfeit warnings, kick-off reminders, digests, and
+# deliveries whose time came, once a minute.
+NOTIFY_SWEEP_SECONDS = float(os.environ.get("NOTIFY_SWEEP_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["notifications.sweep"] = {
+    "task": "notifications.sweep",
+    "schedule": NOTIFY_SWEEP_SECONDS,
+    "options": {"expires": NOTIFY_SWEEP_SECONDS},
+}
+# The quick start has no broker: a notice's task runs in the process, after the commit.
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+# The queue tasks go to (test runs sharing one Redis each use their own).
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Run the sweeps in a thread of the web process (the quick start has no Celery).
 CLOCK_IN_PROCESS = env_bool("CLOCK_IN_PROCESS", default=not REDIS_URL)
 
 # The rules clock, as data (RULES.md "The clock").
 NO_SHOW_WINDOW = timedelta(minutes=15)
 FORFEIT_AFTER = timedelta(days=3)
+
+# Notices by email (docs/NOTIFICATIONS.md): SMTP when EMAIL_HOST is set, else the console
+# (the quick start prints each email where the server runs).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Word Duel <noreply@localhost>")
+# Where the site is, for the links in emails and pushes (no request to ask there).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+CALENDAR_UID_DOMAIN = os.environ.get("CALENDAR_UID_DOMAIN", "wordduel.invalid")
+# Web push with VAPID (`manage.py vapid_keys` makes a pair); without keys push is off.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
+# The push services a browser's subscription may point at (the server posts there).
+WEB_PUSH_HOSTS = env_list(
+    "WEB_PUSH_HOSTS",
+    default="fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
+    "notify.windows.com,push.apple.com",
+)

@@ -1,4 +1,4 @@
-"""URL routes: pages, accounts, the JSON API, health."""
+"""URL routes: pages, accounts, the JSON API, notifications, health."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -10,5 +10,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/", include("matches.api_urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("matches.urls")),
 ]

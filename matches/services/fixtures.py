@@ -18,6 +18,7 @@ from matches.services.common import locked_seats, require_organiser
 from matches.services.common import now as _now
 from matches.services.errors import InvalidFixture
 from matches.services.lifecycle import after_seating
+from notifications import notices
 from wordduel.text import NOT_ONE_LINE, is_one_line
 
 NAME_LENGTH = 120
@@ -111,6 +112,7 @@ def create_fixture(
                 seat.member = member
                 seat.seated_at = now
                 seat.save(update_fields=["member", "seated_at"])
+        notices.fixture_scheduled(match.id, [seat.member_id for seat in seats])
         publish_on_commit(after_seating(match, seats, now=now))
     return match
 
@@ -193,4 +195,5 @@ def create_round_robin(
                 Seat.objects.filter(match=match, position=1).update(
                     member=second, seated_at=seated_at
                 )
+                notices.fixture_scheduled(match.id, [first.pk, second.pk])
     return tournament

@@ -16,6 +16,7 @@ from matches.engine import Game
 from matches.events import Event, PrivateEvent, PublicEvent
 from matches.models import Match, Seat
 from matches.records import salt_of
+from notifications import notices
 
 
 def store_game(match: Match, seats: list[Seat], game: Game) -> None:
@@ -44,6 +45,7 @@ def open_match(match: Match, seats: list[Seat], *, at: datetime, now: datetime) 
     match.turn_started_at = at
     match.turn_deadline_at = at + settings.FORFEIT_AFTER
     match.save()
+    notices.your_move(match, seats)  # the first player's, sent after commit
     events: list[Event] = [
         PublicEvent(match.id, "opened", visibility.public_match(match, seats, turns=[])),
     ]
@@ -71,6 +73,7 @@ def finish_match(
     match.to_move = None
     match.turn_deadline_at = None
     match.save()
+    notices.match_finished(match, seats)  # each player's result, sent after commit
     return [PublicEvent(match.id, "ended", visibility.result_news(match, seats))]
 
 

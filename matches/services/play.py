@@ -19,6 +19,7 @@ from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused, RequestIdTaken
 from matches.services.lifecycle import apply_deadlines, finish_match, store_game
+from notifications import notices
 
 #: What a move that does not end the match changes on its row.
 MOVE_FIELDS = [
@@ -161,6 +162,7 @@ def _record_turn(
         match.turn_started_at = now
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
         match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
+        notices.your_move(match, seats)  # recorded here, sent after commit
     # The news is built after the clock moved on: it names the deadline of the turn now to
     # play. It reads the seats locked above, with their members: no query of its own.
     mover = seats[record.player]

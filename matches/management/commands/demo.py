@@ -59,7 +59,9 @@ class Command(BaseCommand):
 
     def _create(self, password: str) -> dict[str, Any]:
         players = {
-            name: Member.objects.create_user(username=name, password=password, display_name="")
+            name: Member.objects.create_user(
+                username=name, password=password, display_name="", email=f"{name}@example.org"
+            )
             for name in PLAYERS
         }
         organiser = Member.objects.create_user(username=ORGANISER, password=password)

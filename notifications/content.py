@@ -1,0 +1,251 @@
+"""What a notice says, built when it is sent, from what ``matches.visibility`` lets its
+member see (public facts: names, scores, deadlines, results; never a rack or the bag).
+
+A notice that no longer holds (it is not your move any more, the fixture already kicked
+off) is :class:`Stale` and is not sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.urls import reverse
+
+from matches import selectors, visibility
+from matches.models import Match
+from notifications.models import Kind, Notice, NotificationSettings
+from notifications.schemas import NoticeContent
+
+_REASONS = {
+    Match.EndReason.FORFEIT: "by forfeit",
+    Match.EndReason.NO_SHOW: "by no-show",
+    Match.EndReason.SIX_SCORELESS: "after six scoreless turns",
+    Match.EndReason.PLAYED_OUT: "played out",
+}
+
+
+@dataclass(frozen=True)
+class Stale:
+    """Why a notice is not sent after all."""
+
+    reason: str
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def local_time(when: datetime, zone: ZoneInfo) -> str:
+    """``Tue 14 May 2026, 18:00 CEST``: a moment in the member's own time zone."""
+    return when.astimezone(zone).strftime("%a %d %b %Y, %H:%M %Z")
+
+
+def time_left(delta: timedelta) -> str:
+    """``2 days 3 hours``, ``5 hours``, ``40 minutes``."""
+    minutes = max(0, int(delta.total_seconds() // 60))
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if not days and (minutes or not hours):
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    return " ".join(parts)
+
+
+def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> NoticeContent | Stale:
+    """The content of ``notice`` for its member now, or why it no longer holds."""
+    if notice.kind == Kind.DIGEST:
+        return _digest(notice.member, prefs, now=now)
+    if notice.match_id is None:
+        return Stale("no match")
+    try:
+        access = visibility.access_match(user=notice.member, match_id=notice.match_id, key=None)
+    except visibility.MatchNotFound:
+        return Stale("the match is gone or hidden from the member")
+    builder = _BUILDERS[notice.kind]
+    return builder(notice, access, prefs.zone, now)
+
+
+def _facts(access: visibility.MatchAccess) -> tuple[Match, visibility.MatchLine, str]:
+    """The match row, its list line from the member's seat (public facts, no rack), and
+    the match page's address."""
+    match = access.match
+    line = visibility.match_line(match, member_id=access.viewer.member_id)
+    return match, line, absolute(reverse("match", args=[match.id]))
+
+
+def _your_turn(notice: Notice, access: visibility.MatchAccess) -> bool:
+    match = access.match
+    return (
+        match.status == Match.Status.LIVE
+        and match.turn_number == notice.turn_number
+        and access.viewer.seat is not None
+        and access.viewer.seat == match.to_move
+    )
+
+
+def _score(line: visibility.MatchLine) -> str:
+    opponent = line.opponent or "your opponent"
+    return f"Score: you {line.your_score}, {opponent} {line.opponent_score}."
+
+
+def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime):
+    if not _your_turn(notice, access):
+        return Stale("no longer the member's move")
+    match, line, url = _facts(access)
+    opponent = line.opponent or "Your opponent"
+    first = (
+        f"{match.name} has kicked off, and you move first."
+        if match.turn_number == 0
+        else f"{opponent} has moved in {match.name}."
+    )
+    lines = [first]
+    if match.turn_number:
+        lines.append(_score(line))
+    if match.turn_deadline_at is not None:
+        lines.append(
+            f"Move by {local_time(match.turn_deadline_at, zone)} "
+            f"({time_left(match.turn_deadline_at - now)} from now), or you forfeit."
+        )
+    return NoticeContent(
+        kind="your_move",
+        match_id=match.id,
+        subject=f"Your move: {match.name}",
+        headline="It's your move",
+        lines=lines,
+        url=url,
+        action="Open the board",
+    )
+
+
+def _forfeit(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime):
+    if not _your_turn(notice, access):
+        return Stale("no longer the member's move")
+    match, line, url = _facts(access)
+    deadline = match.turn_deadline_at
+    if deadline is None or deadline <= now:
+        return Stale("the deadline has passed")
+    left = time_left(deadline - now)
+    opponent = line.opponent or "your opponent"
+    return NoticeContent(
+        kind="forfeit",
+        match_id=match.id,
+        subject=f"{left} left to move: {match.name}",
+        headline=f"{left} left to move",
+        lines=[
+            f"It is still your move in {match.name}.",
+            f"Move by {local_time(deadline, zone)}, or you forfeit and {opponent} wins.",
+            _score(line),
+        ],
+        url=url,
+        action="Move now",
+    )
+
+
+def _kickoff(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime):
+    match, line, url = _facts(access)
+    if match.status != Match.Status.SCHEDULED or match.kickoff_at is None:
+        return Stale("the fixture is no longer waiting for its kick-off")
+    if match.kickoff_at <= now:
+        return Stale("the fixture has kicked off")
+    against = f" against {line.opponent}" if line.opponent else ""
+    return NoticeContent(
+        kind="kickoff",
+        match_id=match.id,
+        subject=f"Kick-off in {time_left(match.kickoff_at - now)}: {match.name}",
+        headline="Kick-off soon",
+        lines=[
+            f"{match.name} kicks off at {local_time(match.kickoff_at, zone)}{against}.",
+            f"You sit {line.your_seat}." if line.your_seat else "",
+        ],
+        url=url,
+        action="Open the match",
+    )
+
+
+def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime):
+    match, line, url = _facts(access)
+    if match.is_over:
+        return Stale("the match is over")
+    lines = [f"You have a fixture: {match.name}."]
+    if line.your_seat:
+        against = f", against {line.opponent}" if line.opponent else " (the other seat is free)"
+        lines.append(f"You sit {line.your_seat}{against}.")
+    if match.kickoff_at is not None:
+        lines.append(f"Kick-off: {local_time(match.kickoff_at, zone)}.")
+    else:
+        lines.append("It has no kick-off time: it starts as soon as both seats are filled.")
+    return NoticeContent(
+        kind="fixture",
+        match_id=match.id,
+        subject=f"Fixture scheduled: {match.name}",
+        headline="A fixture for you",
+        lines=lines,
+        url=url,
+        action="Open the match",
+        kickoff_at=match.kickoff_at,
+        match_name=match.name,
+    )
+
+
+def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime):
+    match, line, url = _facts(access)
+    if not match.is_over:
+        return Stale("the match is not over")
+    outcome = {"won": "You won", "lost": "You lost", "drawn": "A draw"}.get(line.outcome, "")
+    reason = _REASONS.get(match.end_reason, "")  # type: ignore[call-overload]
+    headline = f"{outcome} {reason}".strip() if outcome else line.result_text
+    lines = [f"{match.name} is over: {line.result_text}."]
+    if match.end_reason not in (Match.EndReason.NO_SHOW, Match.EndReason.ABANDONED):
+        lines.append(f"Final score: you {line.your_score}, {line.opponent} {line.opponent_score}.")
+    return NoticeContent(
+        kind="result",
+        match_id=match.id,
+        subject=f"{headline}: {match.name}",
+        headline=headline,
+        lines=lines,
+        url=url,
+        action="See the final board",
+    )
+
+
+_BUILDERS: dict[str, Any] = {
+    Kind.YOUR_MOVE: _your_move,
+    Kind.FORFEIT: _forfeit,
+    Kind.KICKOFF: _kickoff,
+    Kind.FIXTURE: _fixture,
+    Kind.RESULT: _result,
+}
+
+
+def _digest(member: Any, prefs: NotificationSettings, *, now: datetime):
+    """Every match waiting on the member, most urgent first (matches.selectors)."""
+    waiting = selectors.matches_waiting_on(member)
+    if not waiting:
+        return Stale("no match is waiting on the member")
+    lines = []
+    for line in waiting:
+        against = f" against {line.opponent}" if line.opponent else ""
+        due = (
+            f": move by {local_time(line.turn_deadline_at, prefs.zone)} "
+            f"({time_left(line.turn_deadline_at - now)} left)"
+            if line.turn_deadline_at
+            else ""
+        )
+        lines.append(f"{line.name}{against}{due}.")
+    count = len(waiting)
+    return NoticeContent(
+        kind="digest",
+        subject=f"{count} match{'es' if count != 1 else ''} waiting for your move",
+        headline="Your moves today",
+        lines=lines,
+        url=absolute(reverse("match", args=[waiting[0].id])),
+        action="Open the most urgent board",
+    )

@@ -1,0 +1,129 @@
+"""Recording notices where their cause happens, and queuing them after its commit.
+
+The match services call these under the match lock, inside the transaction that makes the
+change; each writes its notice rows there (unique keys: a replayed commit, a retried task or
+a sweep run twice adds nothing) and queues their delivery with ``transaction.on_commit``, so
+a change that rolls back tells nobody anything.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from notifications.models import Kind, Notice
+
+if TYPE_CHECKING:
+    from matches.models import Match, Seat
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A notice to record: its unique key and what it is about."""
+
+    key: str
+    member_id: int
+    kind: str
+    match_id: int | None = None
+    turn_number: int | None = None
+    hours: int | None = None
+
+
+def your_move_key(match_id: int, turn_number: int, member_id: int) -> str:
+    return f"your_move:{match_id}:{turn_number}:{member_id}"
+
+
+def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
+    """Write the notices (those not written before) and queue their delivery after commit."""
+    specs = list(specs)
+    if not specs:
+        return []
+    now = now or timezone.now()
+    Notice.objects.bulk_create(
+        [
+            Notice(
+                key=spec.key,
+                member_id=spec.member_id,
+                kind=spec.kind,
+                match_id=spec.match_id,
+                turn_number=spec.turn_number,
+                hours=spec.hours,
+                created_at=now,
+            )
+            for spec in specs
+        ],
+        ignore_conflicts=True,
+    )
+    keys = [spec.key for spec in specs]
+    transaction.on_commit(lambda: queue_dispatch(keys), robust=True)
+    return keys
+
+
+def queue_dispatch(keys: list[str]) -> None:
+    """Hand the notices to a Celery worker (run at once in the quick start). A notice whose
+    task is lost is dispatched by the next sweep."""
+    from notifications.tasks import dispatch_notices  # noqa: PLC0415 (tasks import services)
+
+    try:
+        dispatch_notices.delay(keys)
+    except Exception:  # the broker is down: the sweep dispatches what is left
+        logger.exception("could not queue %d notice(s); the sweep will", len(keys))
+
+
+# ---------------------------------------------------------------- the services' hooks
+
+
+def your_move(match: Match, seats: list[Seat]) -> None:
+    """After a move that did not end the match, or at kick-off: the player to move."""
+    if match.to_move is None:
+        return
+    member_id = seats[match.to_move].member_id
+    if member_id is None:
+        return
+    record(
+        [
+            Spec(
+                key=your_move_key(match.id, match.turn_number, member_id),
+                member_id=member_id,
+                kind=Kind.YOUR_MOVE,
+                match_id=match.id,
+                turn_number=match.turn_number,
+            )
+        ]
+    )
+
+
+def match_finished(match: Match, seats: list[Seat]) -> None:
+    """The result, to each seated player."""
+    record(
+        Spec(
+            key=f"result:{match.id}:{seat.member_id}",
+            member_id=seat.member_id,
+            kind=Kind.RESULT,
+            match_id=match.id,
+        )
+        for seat in seats
+        if seat.member_id is not None
+    )
+
+
+def fixture_scheduled(match_id: int, member_ids: Iterable[int | None]) -> None:
+    """A fixture scheduled with these members seated."""
+    record(
+        Spec(
+            key=f"fixture:{match_id}:{member_id}",
+            member_id=member_id,
+            kind=Kind.FIXTURE,
+            match_id=match_id,
+        )
+        for member_id in member_ids
+        if member_id is not None
+    )
