@@ -33,7 +33,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy wordduel accounts lexicon matches notifications
+	$(BIN)/mypy wordduel accounts lexicon matches imports notifications
 
 # The fast loop: lint, types, and every test that needs neither a browser nor fault
 # injection, at the quick depth (fewer repetitions of the randomised ones), on both cores.

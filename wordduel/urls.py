@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("imports/", include("imports.urls")),
     path("api/", include("matches.api_urls")),
     path("notifications/", include("notifications.urls")),
     path("", include("matches.urls")),

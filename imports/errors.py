@@ -1,0 +1,54 @@
+"""Refusals of the import services: one class each, a stable ``code``, an HTTP ``status``.
+
+They are the project's :class:`matches.services.ServiceError`, so pages map them as they map
+a match's. A refusal changes nothing. ``line`` is the record's line at fault, when one is.
+"""
+
+from __future__ import annotations
+
+from matches.services.errors import NotAllowed, ServiceError
+
+
+class ImportRefused(ServiceError):
+    """A record that cannot be imported; ``line`` names the line at fault when there is one."""
+
+    code = "import_refused"
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class RecordTooBig(ImportRefused):
+    code = "too_big"
+
+
+class NotText(ImportRefused):
+    """Bytes no text file holds (NUL and other control characters): a binary file."""
+
+    code = "not_text"
+
+
+class UnreadableRecord(ImportRefused):
+    """The GCG reader (or the replay) could not go past a line."""
+
+    code = "unreadable"
+
+
+class UnknownChoice(ImportRefused):
+    """A ruleset or lexicon that does not exist."""
+
+    code = "unknown_choice"
+
+
+class ImportedGameMissing(ServiceError):
+    """No such imported game, as far as the requester may know."""
+
+    code = "not_found"
+    status = 404
+
+
+class NotTheOwner(NotAllowed):
+    """Only the member who imported a game may share, unshare or delete it."""
+
+    code = "not_owner"

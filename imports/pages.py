@@ -1,0 +1,209 @@
+"""The one door out for an imported game: the replay page's content, built for its viewer.
+
+The page shows the board after one step (0 is the empty board, step N the board after the
+N-th line of the record), every turn with its checks and the best play beside it, and the
+steps as JSON (:class:`ReplaySteps`) for ``replay.js`` to move between without a reload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict
+
+from imports.access import ImportedGameAccess
+from imports.schemas import Replay, ReplayTurn
+from matches.engine import Board, format_position, get_ruleset
+
+_PREMIUMS = {"T": "TW", "D": "DW", "t": "TL", "d": "DL"}
+_ANALYSIS_TEXT = {
+    "no_rack": "The record does not show this rack.",
+    "bad_rack": "Not a rack of these rules: not analysed.",
+    "over_budget": "Not analysed: the import's time for analysis ran out.",
+}
+_KIND_TEXT = {
+    "pass": "passed",
+    "withdrawn": "took back the last play (challenged off)",
+    "challenge_bonus": "challenge bonus",
+    "time_penalty": "time penalty",
+}
+
+
+class ReplaySteps(BaseModel):
+    """What replay.js needs to show any step: the board rows (``.`` empty, lower case a
+    blank), the squares the step's turn placed (``H8`` style), and both totals."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    boards: list[list[str]]
+    placed: list[list[str]]
+    totals: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Cell:
+    square: str
+    letter: str
+    blank: bool
+    premium: str
+    label: str
+    placed: bool
+
+
+@dataclass(frozen=True)
+class TurnLine:
+    """One turn of the list: who, the move, the checks, and the best play beside it."""
+
+    step: int
+    line: int
+    player: str
+    rack: str
+    what: str
+    score: int
+    total: int
+    computed_score: int | None
+    withdrawn: bool
+    flags: tuple[str, ...]
+    phonies: tuple[str, ...]
+    best: str
+    best_score: int | None
+    best_gain: int
+    analysis: str
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    title: str
+    game_id: int
+    is_owner: bool
+    ruleset: str
+    lexicon: str
+    recorded_lexicon: str | None
+    players: tuple[str, str]
+    notes: tuple[str, ...]
+    step: int
+    steps: int
+    totals: tuple[int, int]
+    columns: tuple[str, ...]
+    grid: tuple[tuple[int, tuple[Cell, ...]], ...]
+    turns: tuple[TurnLine, ...]
+    flagged: int
+    data: ReplaySteps
+    share_key: str | None
+
+
+def _square(row: int, col: int) -> str:
+    return format_position(row, col, across=False)
+
+
+def replay_steps(replay: Replay) -> ReplaySteps:
+    """The board and totals after every step, from the turns' placed and lifted tiles."""
+    board = Board.empty(replay.board_size)
+    boards: list[list[str]] = [list(board.rows())]
+    placed: list[list[str]] = [[]]
+    totals: list[tuple[int, int]] = [(0, 0)]
+    for turn in replay.turns:
+        squares = [(t.row, t.col) for t in turn.tiles]
+        if turn.kind == "play":
+            cells = list(board.cells)
+            for tile in turn.tiles:
+                cells[tile.row * board.size + tile.col] = tile.letter
+            board = Board(board.size, tuple(cells))
+            placed.append([_square(r, c) for r, c in squares])
+        else:
+            if turn.kind == "withdrawn":
+                board = board.remove(squares)
+            placed.append([])
+        boards.append(list(board.rows()))
+        totals.append(turn.totals)
+    return ReplaySteps(boards=boards, placed=placed, totals=totals)
+
+
+def _turn_line(turn: ReplayTurn, players: tuple[str, str]) -> TurnLine:
+    if turn.kind == "play":
+        what = f"{turn.move}" + (" (withdrawn)" if turn.withdrawn else "")
+    elif turn.kind == "exchange":
+        what = f"exchanged {turn.move[1:]}"
+    elif turn.kind == "end_rack":
+        what = f"tiles left on the rack {turn.move}"
+    else:
+        what = _KIND_TEXT.get(turn.kind, turn.move)
+    best, best_score, gain = "", None, 0
+    if turn.best is not None:
+        best = f"{turn.best.position} {turn.best.word}"
+        best_score = turn.best.score
+        played = turn.computed_score if turn.computed_score is not None else turn.score
+        gain = turn.best.score - played if turn.kind == "play" else turn.best.score
+    elif turn.analysis == "done":
+        best = "no play at all"
+    return TurnLine(
+        step=turn.number,
+        line=turn.line,
+        player=players[turn.seat],
+        rack=turn.rack,
+        what=what,
+        score=turn.score,
+        total=turn.total,
+        computed_score=turn.computed_score,
+        withdrawn=turn.withdrawn,
+        flags=tuple(flag.message for flag in turn.flags),
+        phonies=tuple(w.word.upper() for w in turn.words if not w.in_lexicon),
+        best=best,
+        best_score=best_score,
+        best_gain=gain,
+        analysis=_ANALYSIS_TEXT.get(turn.analysis, ""),
+        notes=tuple(turn.notes),
+    )
+
+
+def replay_page(access: ImportedGameAccess, *, step: object = None) -> ReplayPage:
+    """The page for ``access``'s viewer at ``step`` (the last step when absent or not a step)."""
+    game = access.game
+    replay = Replay.model_validate(game.replay)
+    data = replay_steps(replay)
+    last = len(replay.turns)
+    try:
+        at = int(str(step)) if step is not None else last
+    except ValueError:
+        at = last
+    at = min(max(at, 0), last)
+    rules = get_ruleset(replay.ruleset)
+    placed = set(data.placed[at])
+    grid = []
+    for r, row in enumerate(data.boards[at]):
+        cells = []
+        for c, char in enumerate(row):
+            premium = _PREMIUMS.get(rules.premium(r, c), "")
+            square = _square(r, c)
+            cells.append(
+                Cell(
+                    square=square,
+                    letter="" if char == "." else char.upper(),
+                    blank=char.islower(),
+                    premium=premium.lower(),
+                    label="★" if (r, c) == rules.centre else premium,
+                    placed=square in placed,
+                )
+            )
+        grid.append((r + 1, tuple(cells)))
+    names = (replay.players[0].name, replay.players[1].name)
+    return ReplayPage(
+        title=game.title,
+        game_id=game.pk,
+        is_owner=access.is_owner,
+        ruleset=replay.ruleset,
+        lexicon=replay.lexicon.upper(),
+        recorded_lexicon=replay.recorded_lexicon,
+        players=names,
+        notes=tuple(replay.notes),
+        step=at,
+        steps=last,
+        totals=data.totals[at],
+        columns=tuple(chr(ord("A") + c) for c in range(replay.board_size)),
+        grid=tuple(grid),
+        turns=tuple(_turn_line(turn, names) for turn in replay.turns),
+        flagged=replay.flagged_turns,
+        data=data,
+        share_key=game.share_key if access.is_owner else None,
+    )
