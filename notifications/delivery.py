@@ -111,7 +111,6 @@ def dispatch_notice(*, key: str, now: datetime | None = None) -> list[str]:
 
     Locks the notice row while deciding, so two workers decide once; returns what each of
     its due deliveries came to (``sent``, ``skipped``, ``retry``, ``taken``...)."""
-    now = now or timezone.now()
     with transaction.atomic():
         notice = (
             Notice.objects.select_for_update(of=("self",))
@@ -121,6 +120,9 @@ def dispatch_notice(*, key: str, now: datetime | None = None) -> list[str]:
         )
         if notice is None:
             return []
+        # The time is read once the lock is held: a worker that waited for another's
+        # decision finds that worker's deliveries due, not in its own past.
+        now = now or timezone.now()
         if notice.dispatched_at is None:
             prefs = services.settings_of(notice.member)
             when = due_at(notice, prefs, now=now)
