@@ -20,6 +20,7 @@ install: $(STAMP)
 run: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo_ratings --if-empty
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.security -b 127.0.0.1 -p 8000 \
 	  wordduel.asgi:application
 
@@ -33,7 +34,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy wordduel accounts lexicon matches imports notifications
+	$(BIN)/mypy wordduel accounts lexicon matches ratings imports notifications
 
 # The fast loop: lint, types, and every test that needs neither a browser nor fault
 # injection, at the quick depth (fewer repetitions of the randomised ones), on both cores.

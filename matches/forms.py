@@ -100,6 +100,11 @@ class FixtureForm(LocalTimeMixin):
         initial=15,
         help_text="An empty seat this long after kick-off loses by default.",
     )
+    rated = forms.BooleanField(
+        required=False,
+        initial=False,
+        help_text="The result moves both players' ratings. Leave friendlies and practice unrated.",
+    )
     first = forms.CharField(label="First (username)", required=False, max_length=150)
     second = forms.CharField(label="Second (username)", required=False, max_length=150)
 
@@ -139,6 +144,7 @@ class FixtureForm(LocalTimeMixin):
             "ruleset": data["ruleset"],
             "visibility_": data["visibility"],
             "no_show_window": timedelta(minutes=data["no_show_minutes"]),
+            "rated": data["rated"],
         }
 
 
@@ -175,6 +181,15 @@ class RoundRobinForm(LocalTimeMixin):
     )
     ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="word-duel")
     visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
+    rated = forms.BooleanField(
+        required=False, initial=True, help_text="Every result moves both players' ratings."
+    )
+    seed_by_rating = forms.BooleanField(
+        label="Seed by rating",
+        required=False,
+        initial=True,
+        help_text="Pair the players in order of rating (top seeds meet each other last).",
+    )
 
     def clean_players(self) -> list[Member]:
         names = [name for name in _PLAYER_SEPARATORS.split(self.cleaned_data["players"]) if name]
@@ -213,6 +228,8 @@ class RoundRobinForm(LocalTimeMixin):
             "double": data["meetings"] == self.TWICE,
             "ruleset": data["ruleset"],
             "visibility_": data["visibility"],
+            "rated": data["rated"],
+            "seed_by_rating": data["seed_by_rating"],
         }
 
 

@@ -35,6 +35,8 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
     )
     players = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="tournaments")
+    # Decided when the tournament is created; its fixtures are rated alike (ratings app).
+    rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -89,6 +91,9 @@ class Match(models.Model):
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
     viewing_key = models.CharField(max_length=64, default=new_viewing_key, editable=False)
+    # Decided when the fixture is created: a rated match's result moves both players'
+    # ratings (ratings app); friendlies and practice are unrated.
+    rated = models.BooleanField(default=False)
 
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True

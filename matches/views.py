@@ -22,6 +22,7 @@ from accounts.models import ORGANISER_PERMISSION, Member
 from matches import api, selectors, services, visibility
 from matches.forms import FixtureForm, RoundRobinForm, TakeSeatForm
 from matches.models import Tournament
+from ratings import selectors as ratings_selectors
 
 
 def _member(request: HttpRequest) -> Member:
@@ -80,6 +81,7 @@ def _render_match(
         "share_url": share_url,
         "key": key if has_key else "",
         "error": error,
+        "ratings": ratings_selectors.match_ratings(access.match),
         "sign_in_url": reverse("accounts:sign-in")
         + "?"
         + urlencode({"next": _match_url(match_id, key if has_key else None)}),
@@ -148,7 +150,12 @@ def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not visibility.can_view_tournament(tournament, request.user):
         raise Http404("No such tournament.")
     page = selectors.tournament_page(tournament)
-    context = {"tournament": tournament, "rounds": page.rounds, "standings": page.standings}
+    context = {
+        "tournament": tournament,
+        "rounds": page.rounds,
+        "standings": page.standings,
+        "entrants": ratings_selectors.tournament_entrants(tournament),
+    }
     return render(request, "matches/tournament.html", context)
 
 

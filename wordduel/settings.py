@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "lexicon",
     "matches",
+    "ratings",
     "imports",
     "notifications",
 ]

@@ -12,5 +12,6 @@ urlpatterns = [
     path("imports/", include("imports.urls")),
     path("api/", include("matches.api_urls")),
     path("notifications/", include("notifications.urls")),
+    path("", include("ratings.urls")),
     path("", include("matches.urls")),
 ]

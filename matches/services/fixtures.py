@@ -19,6 +19,7 @@ from matches.services.common import now as _now
 from matches.services.errors import InvalidFixture
 from matches.services.lifecycle import after_seating
 from notifications import notices
+from ratings.selectors import seeded_by_rating
 from wordduel.text import NOT_ONE_LINE, is_one_line
 
 NAME_LENGTH = 120
@@ -55,6 +56,7 @@ def _new_match(
     no_show_window: timedelta | None,
     tournament: Tournament | None = None,
     round_number: int | None = None,
+    rated: bool = False,
 ) -> Match:
     window = no_show_window if no_show_window is not None else settings.NO_SHOW_WINDOW
     if window <= timedelta(0):
@@ -64,6 +66,7 @@ def _new_match(
         tournament=tournament,
         round_number=round_number,
         created_by=organiser,
+        rated=rated,
         ruleset=ruleset,
         lexicon=lexicon,
         visibility=visibility_,
@@ -86,10 +89,12 @@ def create_fixture(
     lexicon: str = "enable",
     visibility_: str = Match.Visibility.PUBLIC,
     no_show_window: timedelta | None = None,
+    rated: bool = False,
 ) -> Match:
     """Schedule a fixture, seating none, one or both players. Creates the match row (and
     locks its seats while it seats them); a fixture with both players and no kick-off, or a
-    kick-off already past, opens at once."""
+    kick-off already past, opens at once. ``rated`` is decided here, once: a friendly or a
+    practice match is unrated unless the organiser says otherwise."""
     require_organiser(organiser)
     name = _clean_name(name, what="fixture")
     if first is not None and first == second:
@@ -104,6 +109,7 @@ def create_fixture(
             lexicon=lexicon,
             visibility_=visibility_,
             no_show_window=no_show_window,
+            rated=rated,
         )
         now = _now()
         seats = locked_seats(match)
@@ -156,8 +162,14 @@ def create_round_robin(
     lexicon: str = "enable",
     visibility_: str = Match.Visibility.PUBLIC,
     no_show_window: timedelta | None = None,
+    rated: bool = False,
+    seed_by_rating: bool = False,
 ) -> Tournament:
     """Create a tournament and all its fixtures, both seats filled, one round per interval.
+
+    ``rated`` is decided here for the tournament and every fixture in it. With
+    ``seed_by_rating`` the players are ordered by their rating in the ruleset (highest
+    first) before pairing, so top seeds meet the bottom ones first and each other last.
 
     Writes only new rows (nothing another request could hold), in one transaction."""
     require_organiser(organiser)
@@ -171,7 +183,9 @@ def create_round_robin(
         raise InvalidFixture("The interval between rounds cannot be negative.")
     _check_rules(ruleset, lexicon)
     with transaction.atomic():
-        tournament = Tournament.objects.create(name=name, organiser=organiser)
+        if seed_by_rating:
+            unique_players = seeded_by_rating(unique_players, ruleset=ruleset, at=_now())
+        tournament = Tournament.objects.create(name=name, organiser=organiser, rated=rated)
         tournament.players.set(unique_players)
         for round_index, pairs in enumerate(round_robin_pairings(unique_players, double=double)):
             kickoff = first_kickoff + interval * round_index
@@ -187,6 +201,7 @@ def create_round_robin(
                     no_show_window=no_show_window,
                     tournament=tournament,
                     round_number=round_index + 1,
+                    rated=rated,
                 )
                 seated_at = _now()
                 Seat.objects.filter(match=match, position=0).update(

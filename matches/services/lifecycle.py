@@ -17,6 +17,7 @@ from matches.events import Event, PrivateEvent, PublicEvent
 from matches.models import Match, Seat
 from matches.records import salt_of
 from notifications import notices
+from ratings.services import apply_match_result
 
 
 def store_game(match: Match, seats: list[Seat], game: Game) -> None:
@@ -73,6 +74,7 @@ def finish_match(
     match.to_move = None
     match.turn_deadline_at = None
     match.save()
+    apply_match_result(match=match, seats=seats)  # a rated result moves both ratings, once
     notices.match_finished(match, seats)  # each player's result, sent after commit
     return [PublicEvent(match.id, "ended", visibility.result_news(match, seats))]
 

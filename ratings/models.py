@@ -1,0 +1,104 @@
+"""A member's rating in a ruleset, and the change each rated match made to it.
+
+``RatingChange`` is the log (one row per player per rated match, unique, so a match is
+applied once); ``Rating`` is where the log leaves each member, kept for the leaderboard and
+as the row a result locks. ``manage.py ratings --rebuild`` recomputes both from the matches.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from ratings.glicko2 import Glicko2
+from ratings.policy import Standing
+
+
+class Rating(models.Model):
+    """Where a member stands in one ruleset after their last rated game there."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    ruleset = models.CharField(max_length=20)
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["ruleset", "-rating", "member_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["member", "ruleset"], name="rating_once_per_ruleset"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} · {self.ruleset} · {self.rating:.0f}"
+
+    @property
+    def standing(self) -> Standing:
+        return Standing(
+            value=Glicko2(self.rating, self.deviation, self.volatility),
+            games=self.games,
+            last_played_at=self.last_played_at,
+        )
+
+    def set_standing(self, standing: Standing) -> None:
+        self.rating = standing.value.rating
+        self.deviation = standing.value.deviation
+        self.volatility = standing.value.volatility
+        self.games = standing.games
+        self.last_played_at = standing.last_played_at
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating: before (as it stood going in, the
+    deviation grown over the idle time) and after."""
+
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    ruleset = models.CharField(max_length=20)
+    score = models.FloatField()
+    rating_before = models.FloatField()
+    deviation_before = models.FloatField()
+    volatility_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_after = models.FloatField()
+    played_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["played_at", "match_id", "member_id"]
+        indexes = [
+            models.Index(fields=["member", "ruleset", "played_at"], name="rating_change_history"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "member"], name="rating_change_once"),
+            models.CheckConstraint(
+                condition=Q(score__in=[0.0, 0.5, 1.0]), name="rating_change_score"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} · {self.member} · {self.change:+.0f}"
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+    @property
+    def after(self) -> Glicko2:
+        return Glicko2(self.rating_after, self.deviation_after, self.volatility_after)
+
+    @property
+    def before(self) -> Glicko2:
+        return Glicko2(self.rating_before, self.deviation_before, self.volatility_before)
