@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
 export REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install run test check lint typecheck format bench chromium reliability reliability-long audit
+.PHONY: install run test check lint typecheck format bench chromium reliability reliability-long audit stack backup restore
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,8 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Quick start: SQLite, the in-memory channel layer, the clock sweeping in-process.
+# A development server: DEBUG on (deployments leave it off).
+run: export DEBUG = 1
 run: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty
@@ -34,7 +36,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy wordduel accounts lexicon matches ratings imports notifications
+	DEBUG=1 $(BIN)/mypy wordduel accounts lexicon matches ratings imports notifications
 
 # The fast loop: lint, types, and every test that needs neither a browser nor fault
 # injection, at the quick depth (fewer repetitions of the randomised ones), on both cores.
@@ -67,6 +69,21 @@ LONG_PROFILE := SOAK_MATCHES=60 SOAK_SECONDS=900 FUZZ_EXAMPLES=400
 reliability-long: $(STAMP)
 	env $(LONG_PROFILE) RELIABILITY_FIGURES=$${RELIABILITY_FIGURES:-reliability-long.jsonl} \
 	  scripts/with-services.sh $(BIN)/python -m pytest tests/reliability -p no:cacheprovider
+
+# The production shape on this machine (scripts/stack.py): Caddy with TLS from a local
+# certificate, two Daphne processes, a Celery worker and one beat, on the machine's
+# PostgreSQL (database wordduel_stack) and Redis (prefixes wordduel-stack). Ctrl-C stops it.
+stack: $(STAMP)
+	$(BIN)/python scripts/stack.py
+
+# Back up / restore a database (docs/OPERATIONS.md): the native stack's unless BACKUP_DB says.
+BACKUP_DB ?= postgres://root@127.0.0.1:5432/wordduel_stack
+BACKUP_FILE ?= backups/wordduel-$(shell date -u +%Y%m%dT%H%M%SZ).dump
+backup:
+	scripts/backup.sh "$(BACKUP_DB)" "$(BACKUP_FILE)"
+restore:
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/wordduel-....dump"; exit 2; }
+	scripts/restore.sh "$(BACKUP_DB)" "$(FILE)"
 
 bench: $(STAMP)
 	scripts/with-services.sh $(BIN)/python bench/run_all.py

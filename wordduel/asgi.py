@@ -19,6 +19,7 @@ from django.conf import settings  # noqa: E402
 
 from lexicon.lexicon import get_lexicon  # noqa: E402
 from matches.engine import get_ruleset  # noqa: E402
+from wordduel.logs import RequestIdMiddleware  # noqa: E402
 from wordduel.routing import websocket_urlpatterns  # noqa: E402
 
 # The word list is read while the process starts (about 0.3 s), not by its first move.
@@ -29,14 +30,17 @@ if settings.CLOCK_IN_PROCESS:
 
     start_in_process_clock(interval=settings.CLOCK_SWEEP_SECONDS)
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": OriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
-            settings.WEBSOCKET_ALLOWED_ORIGINS,
-        ),
-    }
+# Every request and socket gets a request id for its log lines (wordduel/logs.py).
+application = RequestIdMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": OriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+                settings.WEBSOCKET_ALLOWED_ORIGINS,
+            ),
+        }
+    )
 )
 
 # The garbage collector stops the whole event loop while it runs, so every socket waits.

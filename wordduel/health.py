@@ -1,22 +1,46 @@
-"""``/healthz``: is the database reachable, and does the channel layer round-trip?"""
+"""Health: is every part of the service there and answering?
+
+* ``/healthz/web`` — what this web process needs to serve: the database answers a query and
+  the channel layer (Redis) round-trips a message. The proxy and the web container's
+  healthcheck ask this one: a web process is healthy when it can serve, whatever the rest.
+* ``/healthz`` — every part: the web process (which one answered), the database, Redis,
+  a Celery worker answering a ping, and beat's last tick (recorded by
+  ``wordduel.celery.TickRecordingScheduler``) recent. 200 when all are well, 503 otherwise.
+  In the quick start (the clock sweeping in the web process) there is no worker or beat to
+  ask, and the report says so.
+
+``python -m wordduel.health worker|beat`` is the worker's and beat's healthcheck: exit 0
+when that part is well. docs/OPERATIONS.md says what each part means.
+"""
+
+from __future__ import annotations
 
 import asyncio
+import os
+import socket
+import sys
+import time
 import uuid
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
+Part = dict[str, Any]
 
-def _database_ok() -> tuple[bool, str]:
+
+def _database() -> Part:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as exc:  # noqa: BLE001 - any failure means "unreachable"
-        return False, type(exc).__name__
-    return True, connection.vendor
+        return {"ok": False, "detail": type(exc).__name__}
+    return {"ok": True, "detail": connection.vendor}
 
 
 async def _layer_round_trip() -> None:
@@ -29,21 +53,102 @@ async def _layer_round_trip() -> None:
         raise RuntimeError("channel layer returned another message")
 
 
-def _channel_layer_ok() -> tuple[bool, str]:
+def _channel_layer() -> Part:
     try:
         async_to_sync(_layer_round_trip)()
     except Exception as exc:  # noqa: BLE001 - any failure means "unreachable"
-        return False, type(exc).__name__
-    return True, type(get_channel_layer()).__name__
+        return {"ok": False, "detail": type(exc).__name__}
+    return {"ok": True, "detail": type(get_channel_layer()).__name__}
+
+
+def _web() -> Part:
+    return {"ok": True, "detail": f"{socket.gethostname()}:{os.getpid()}"}
+
+
+IN_PROCESS = "the clock sweeps in the web process (no Celery)"
+
+
+def worker_part(timeout: float | None = None, node: str | None = None) -> Part:
+    """Whether a Celery worker (any, or the one named ``node``) answers a ping on the
+    broker within ``timeout`` seconds."""
+    if settings.CLOCK_IN_PROCESS:
+        return {"ok": True, "detail": IN_PROCESS}
+    from wordduel.celery import app  # noqa: PLC0415
+
+    wait = settings.HEALTH_WORKER_PING_SECONDS if timeout is None else timeout
+    try:
+        replies = app.control.ping(destination=[node] if node else None, timeout=wait, limit=1)
+    except Exception as exc:  # noqa: BLE001 - the broker is away: no worker can answer
+        return {"ok": False, "detail": type(exc).__name__}
+    names = sorted(name for reply in replies for name in reply)
+    if not names:
+        return {"ok": False, "detail": f"no worker answered a ping within {wait:g} s"}
+    return {"ok": True, "detail": names[0]}
+
+
+def beat_part() -> Part:
+    """Whether beat's last recorded tick is recent (``HEALTH_BEAT_STALE_SECONDS``)."""
+    if settings.CLOCK_IN_PROCESS:
+        return {"ok": True, "detail": IN_PROCESS}
+    from wordduel.celery import BEAT_TICK_KEY  # noqa: PLC0415
+
+    try:
+        last = cache.get(BEAT_TICK_KEY)
+    except Exception as exc:  # noqa: BLE001 - Redis away: nothing can be told
+        return {"ok": False, "detail": type(exc).__name__}
+    if last is None:
+        return {"ok": False, "detail": "beat has recorded no tick"}
+    age = max(0.0, time.time() - float(last))
+    stale = settings.HEALTH_BEAT_STALE_SECONDS
+    if age > stale:
+        return {"ok": False, "detail": f"last tick {age:.0f} s ago (over {stale:g} s)"}
+    return {"ok": True, "detail": f"last tick {age:.1f} s ago", "age_seconds": round(age, 1)}
+
+
+def _report(parts: dict[str, Part]) -> JsonResponse:
+    healthy = all(part["ok"] for part in parts.values())
+    body = {"status": "ok" if healthy else "degraded", **parts}
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def healthz_web(request: HttpRequest) -> JsonResponse:
+    """This web process can serve: database and channel layer. 200 or 503."""
+    return _report({"web": _web(), "database": _database(), "channel_layer": _channel_layer()})
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Report each dependency; 200 when all answer, 503 otherwise."""
-    db_ok, db_detail = _database_ok()
-    layer_ok, layer_detail = _channel_layer_ok()
-    body = {
-        "status": "ok" if db_ok and layer_ok else "degraded",
-        "database": {"ok": db_ok, "detail": db_detail},
-        "channel_layer": {"ok": layer_ok, "detail": layer_detail},
-    }
-    return JsonResponse(body, status=200 if db_ok and layer_ok else 503)
+    """Every part of the service. 200 when all are well, 503 otherwise."""
+    return _report(
+        {
+            "web": _web(),
+            "database": _database(),
+            "channel_layer": _channel_layer(),
+            "worker": worker_part(),
+            "beat": beat_part(),
+        }
+    )
+
+
+def main(argv: list[str]) -> int:
+    """``python -m wordduel.health worker [NODE]|beat``: exit 0 when that part is well
+    (``NODE``: that worker, e.g. ``worker@$HOSTNAME`` in its own container)."""
+    import django  # noqa: PLC0415
+
+    if (
+        not argv
+        or argv[0] not in {"worker", "beat"}
+        or len(argv) > (2 if argv[0] == "worker" else 1)
+    ):
+        sys.stderr.write("usage: python -m wordduel.health worker [NODE] | beat\n")
+        return 2
+    django.setup()
+    part = (
+        worker_part(node=argv[1] if len(argv) > 1 else None) if argv[0] == "worker" else beat_part()
+    )
+    sys.stdout.write(f"{argv[0]}: {'ok' if part['ok'] else 'FAILING'} ({part['detail']})\n")
+    return 0 if part["ok"] else 1
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wordduel.settings")
+    sys.exit(main(sys.argv[1:]))

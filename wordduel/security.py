@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 import sys
 from collections.abc import Callable
@@ -79,12 +80,23 @@ def redact_request_line(request: str) -> str:
 
 
 class RedactingAccessLog(AccessLogGenerator):
-    """Daphne's NCSA-style access log with the values of secret query parameters redacted."""
+    """Daphne's access log, the values of secret query parameters redacted, written through
+    logging (logger ``wordduel.access``): a JSON line in production like every other."""
+
+    logger = logging.getLogger("wordduel.access")
 
     def write_entry(
         self, host, date, request, status=None, length=None, ident=None, user=None
     ) -> None:
-        super().write_entry(host, date, redact_request_line(request), status, length, ident, user)
+        request = redact_request_line(request)
+        self.logger.info(
+            "%s %s %s %s",
+            host,
+            request,
+            status or "-",
+            length or "-",
+            extra={"client": host, "request": request, "status": status, "length": length},
+        )
 
 
 def run_daphne(argv: list[str] | None = None) -> None:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from wordduel.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -27,12 +29,30 @@ def env_list(name: str, *, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", default=True)
+# Off unless set: a deployment that forgets it is not left in debug mode (`make run` and
+# the test suite set DEBUG=1 themselves).
+DEBUG = env_bool("DEBUG", default=False)
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-4b1f9c2e7a"  # noqa: S105
+#: Keys that were ever written in this repository: public, so never a production secret.
+KNOWN_SECRET_KEYS = frozenset(
+    {
+        DEVELOPMENT_SECRET_KEY,
+        "change-me-in-production-please-0123456789abcdef",
+        "replace-me-with-50-random-characters",
+    }
+)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
+if not DEBUG:
+    # Checked before anything starts: a short or published key signs sessions anyone could
+    # forge. `python -c "import secrets; print(secrets.token_urlsafe(50))"` makes one.
+    if not SECRET_KEY:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-4b1f9c2e7a"  # noqa: S105
+    if SECRET_KEY in KNOWN_SECRET_KEYS or SECRET_KEY.startswith("django-insecure"):
+        raise RuntimeError("SECRET_KEY is a published example: make a secret one.")
+    if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+        raise RuntimeError("SECRET_KEY must be at least 50 characters, not repetitive.")
+elif not SECRET_KEY:
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default="127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default="")
@@ -60,6 +80,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # One log line per request, with its id and the client's address (wordduel/logs.py).
+    "wordduel.logs.RequestLogMiddleware",
     # Every refusal under /api/ in JSON, Django's own (CSRF, 405, too large, 500) included.
     "wordduel.middleware.ApiErrorsAsJson",
     # Content-Security-Policy with a nonce per request (request.csp_nonce): wordduel/security.py.
@@ -200,10 +222,11 @@ AXES_VERBOSE = False
 # X-Forwarded-For believed, and only its hops added by those proxies; with none (the quick
 # start, a bare Daphne) the peer address is the client's. Used for every per-address limit.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
-AXES_IPWARE_PROXY_COUNT = TRUSTED_PROXY_COUNT or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if TRUSTED_PROXY_COUNT else ["REMOTE_ADDR"]
-)
+# Deployed, Daphne runs with --proxy-headers behind a proxy that replaces X-Forwarded-For
+# with the peer it saw (deploy/Caddyfile), so REMOTE_ADDR is already the client's address,
+# for requests and sockets alike; reading X-Forwarded-For again here would count hops twice.
+AXES_IPWARE_PROXY_COUNT = None
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
@@ -226,7 +249,17 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# Deployed: hashed names (board.3f2a9c1d.js) from `collectstatic`, so the proxy can let
+# browsers keep them for a year; in development the plain names, no collectstatic needed.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+    },
+}
 # In DEBUG, WhiteNoise serves straight from the apps' static folders (no collectstatic).
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
@@ -278,13 +311,22 @@ WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "10"))
 WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
-}
+# Structured logs (wordduel/logs.py): JSON lines in production, readable ones in development,
+# each with its request id. LOG_FORMAT=json|text overrides the choice.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+LOGGING = logging_config(json_lines=LOG_FORMAT == "json", level=os.environ.get("LOG_LEVEL", "INFO"))
+
+# Error reporting (optional): Sentry when SENTRY_DSN is set; nothing at all without it.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+        send_default_pii=False,  # no addresses, cookies or viewing keys leave the site
+    )
 
 # Celery: Redis as broker. Without REDIS_URL (the quick start) the clock sweeps run
 # in-process instead, so there is no broker to reach.
@@ -295,6 +337,15 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Several stacks (or test runs) on one Redis each keep their queues, pings and results apart.
+if os.environ.get("CELERY_KEY_PREFIX"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": os.environ["CELERY_KEY_PREFIX"]}
+# Beat records each tick for /healthz (wordduel/celery.py).
+CELERY_BEAT_SCHEDULER = "wordduel.celery:TickRecordingScheduler"
+# /healthz: how long to wait for a worker's answer to a ping, and how old beat's last tick
+# may be before beat counts as stopped (it ticks at least every CLOCK_SWEEP_SECONDS).
+HEALTH_WORKER_PING_SECONDS = float(os.environ.get("HEALTH_WORKER_PING_SECONDS", "2"))
+HEALTH_BEAT_STALE_SECONDS = float(os.environ.get("HEALTH_BEAT_STALE_SECONDS", "60"))
 
 # How often the clock sweeps run. Kick-off opening must reach watchers within 5 s of the
 # time, so the sweeps run every 2 s and expire after 2 s: a backlog never piles up, and a

@@ -3,10 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from wordduel.health import healthz
+from wordduel.health import healthz, healthz_web
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("healthz/web", healthz_web, name="healthz-web"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("imports/", include("imports.urls")),

@@ -1,6 +1,7 @@
 """The skeleton: real PostgreSQL, real channels-redis, the compose file, the health endpoint."""
 
 import os
+import time
 import uuid
 from pathlib import Path
 
@@ -83,14 +84,50 @@ def test_compose_services_share_one_environment() -> None:
 
 
 @pytest.mark.django_db
-def test_healthz_reports_database_and_channel_layer(client) -> None:
-    response = client.get("/healthz")
+def test_healthz_web_reports_database_and_channel_layer(client) -> None:
+    response = client.get("/healthz/web")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok"
     assert body["database"] == {"ok": True, "detail": "postgresql"}
     assert body["channel_layer"]["ok"] is True
     assert body["channel_layer"]["detail"] == "RedisChannelLayer"
+    assert body["web"]["detail"].endswith(f":{os.getpid()}")
+    assert set(body) == {"status", "web", "database", "channel_layer"}
+
+
+@pytest.mark.django_db
+def test_healthz_reports_every_part_and_fails_while_beat_has_not_ticked(client) -> None:
+    """This run's cache prefix is its own, so no beat has ticked for it: /healthz is 503 and
+    says why; once a tick is recorded (as beat's scheduler does), beat is reported well."""
+    from django.core.cache import cache
+
+    from wordduel.celery import BEAT_TICK_KEY, record_beat_tick
+
+    cache.delete(BEAT_TICK_KEY)
+    response = client.get("/healthz")
+    body = response.json()
+    assert response.status_code == 503
+    assert body["status"] == "degraded"
+    assert {"web", "database", "channel_layer", "worker", "beat"} <= set(body)
+    assert body["database"]["ok"]
+    assert body["channel_layer"]["ok"]
+    assert body["beat"] == {"ok": False, "detail": "beat has recorded no tick"}
+
+    record_beat_tick(at=time.time() - 600)
+    assert client.get("/healthz").json()["beat"]["ok"] is False  # ten minutes: stopped
+    record_beat_tick()
+    beat = client.get("/healthz").json()["beat"]
+    assert beat["ok"] is True
+    assert beat["age_seconds"] < 5
+    cache.delete(BEAT_TICK_KEY)
+
+
+def test_a_worker_that_does_not_answer_is_reported() -> None:
+    from wordduel.health import worker_part
+
+    part = worker_part(timeout=0.5, node="nobody@nowhere.invalid")
+    assert part == {"ok": False, "detail": "no worker answered a ping within 0.5 s"}
 
 
 def test_celery_app_reads_django_settings() -> None:

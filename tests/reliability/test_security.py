@@ -12,6 +12,7 @@ import http.cookiejar
 import json
 import logging
 import re
+import secrets
 import sys
 import urllib.error
 import urllib.parse
@@ -405,7 +406,7 @@ def test_viewing_keys_and_session_ids_never_reach_the_logs(
     web = start_daphne(
         command=[sys.executable, "-m", "wordduel.security"],
         DEBUG="0",
-        SECRET_KEY=django_settings.SECRET_KEY,
+        SECRET_KEY=secrets.token_urlsafe(50),  # production refuses the development key
         ALLOWED_HOSTS=HOST,
         SECURE_SSL_REDIRECT="0",
         LOG_LEVEL="DEBUG",
