@@ -135,6 +135,41 @@ class SeatView(Shape):
     rack_count: int = Field(ge=0)
 
 
+class RackAdjustment(Shape):
+    """One end-of-game change to a seat's score for the tiles left on a rack.
+
+    The tiles are a count and the points their value: the GCG record's end-of-game lines
+    publish the same once the game is over (RECORDS.md); the letters stay with the rack.
+    """
+
+    position: Seat = Field(description="The seat whose score changes.")
+    rack_owner: Seat = Field(
+        description="Whose tiles were counted: the seat itself (a deduction), or the "
+        "opponent's when the seat went out and gains them."
+    )
+    tile_count: int = Field(ge=0, description="How many tiles were left on that rack.")
+    points: int = Field(description="Negative: deducted; positive: gained by going out.")
+    totals: tuple[int, int] = Field(description="Both scores after this change.")
+
+
+class FinalScore(Shape):
+    """How the final scores were reached: the scores after the last move, each rack's
+    adjustment in the order applied, and the final scores (the seats' scores)."""
+
+    before: tuple[int, int] = Field(description="The scores after the last move.")
+    adjustments: list[RackAdjustment] = Field(
+        description="Empty when nothing was adjusted (a forfeit, or both racks empty)."
+    )
+    final: tuple[int, int]
+
+
+#: Says when ``final_score`` is filled, wherever it appears.
+FINAL_SCORE_NOTE = (
+    "How the final scores were reached; null until the game is over (and for a match that "
+    "ended before the tiles were dealt)."
+)
+
+
 class PublicMatch(Shape):
     """Everything about a match that everyone who may watch it may see."""
 
@@ -160,6 +195,7 @@ class PublicMatch(Shape):
     bag_commitment: str
     bag_seed: str | None = Field(description="Null until the match is over.")
     seats: list[SeatView]
+    final_score: FinalScore | None = Field(description=FINAL_SCORE_NOTE)
 
 
 class MatchView(PublicMatch):
@@ -235,6 +271,7 @@ class ResultNews(Shape):
     end_reason: EndReason
     scores: list[int]
     finished_at: When | None
+    final_score: FinalScore | None = Field(description=FINAL_SCORE_NOTE)
 
 
 class NoNews(Shape):
@@ -563,6 +600,9 @@ class Replay(Shape):
     seats: list[SeatView]
     your_seat: Seat | None
     rack: list[str] | None
+    final_score: FinalScore | None = Field(
+        description="On the final step only (``final``): how the final scores were reached."
+    )
 
 
 class ContributionIn(BaseModel):

@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The site's own "Not found" page, with DEBUG on too (wordduel/errorpages.py).
+    "wordduel.errorpages.OwnNotFoundPage",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Sign-in lockouts (django-axes): last, so it sees every refusal the views made.
     "axes.middleware.AxesMiddleware",

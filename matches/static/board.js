@@ -54,6 +54,7 @@ function start(root) {
     bagCount: $("bag-count"),
     matchStatus: $("match-status"),
     shareSlot: $("share-slot"),
+    finalScoreSlot: $("final-score-slot"),
     blankDialog: $("blank-dialog"),
   };
 
@@ -68,6 +69,7 @@ function start(root) {
     swapPicks: new Set(),
     focus: { row: CENTRE, col: CENTRE },
     pending: new Map(), // request id -> frame, until its ack comes (resent after a reconnect)
+    acked: new Set(), // turn numbers of the moves this page made (others came from elsewhere)
   };
   let tileSeq = 0;
 
@@ -222,8 +224,7 @@ function start(root) {
       && state.rack.map((t) => t.letter).sort().join("") === [...letters].sort().join("");
     if (same) return; // keep the player's order and what they staged
     state.rack = letters.map((letter) => ({ id: `t${++tileSeq}`, letter }));
-    state.staged = [];
-    state.picked = null;
+    sendTilesBack();
     state.swapPicks.clear();
   }
 
@@ -281,6 +282,14 @@ function start(root) {
   function recallAll() {
     state.staged = [];
     state.picked = null;
+  }
+
+  function sendTilesBack() {
+    // Tiles on the board (or in hand) go back to the rack, and the hint stops describing them.
+    const any = state.staged.length > 0 || state.picked !== null;
+    recallAll();
+    if (any) hint("Your tiles are back on the rack.");
+    return any;
   }
 
   function askBlankLetter() {
@@ -382,7 +391,7 @@ function start(root) {
       return;
     }
     if (before && state.staged.length && before.board.join() !== snapshot.board.join()) {
-      recallAll();
+      sendTilesBack();
       say(STALE);
     }
     state.live = snapshot;
@@ -413,9 +422,16 @@ function start(root) {
       seats: data.seats,
     });
     const mine = seated() && move.position === live.your_seat;
-    if (move.kind === "play" && state.staged.length) {
+    if (mine && !committing() && !state.acked.has(move.number)) {
+      // Our own seat moved from another tab or window: whatever was being built here goes
+      // back to the rack, and the status says what was done there.
+      sendTilesBack();
+      state.mode = "play";
+      state.swapPicks.clear();
+      say(`You ${moveWhat(move)}, in another tab or window.`);
+    } else if (move.kind === "play" && state.staged.length) {
       // The board changed under the staged tiles: they go back to the rack.
-      recallAll();
+      sendTilesBack();
       if (!mine) say(STALE);
     } else if (!mine) {
       say(`${describeMove(move, live.seats)}.`);
@@ -461,12 +477,13 @@ function start(root) {
         if (!state.live) break;
         Object.assign(state.live, {
           status: frame.data.status, result: frame.data.result, end_reason: frame.data.end_reason,
-          to_move: null, turn_deadline_at: null,
+          to_move: null, turn_deadline_at: null, final_score: frame.data.final_score,
         });
         state.live.seats = state.live.seats.map((s, i) => ({ ...s, score: frame.data.scores[i] }));
         recallAll();
+        hint("");
         state.mode = "play";
-        say(`The match is over. ${resultText(state.live)}.`);
+        say(endText());
         render();
         break;
       case "seat_taken":
@@ -500,19 +517,26 @@ function start(root) {
       return;
     }
     if (frame.accepted) {
-      if (frame.rack) setRack(frame.rack, frame.turn_number);
+      state.acked.add(frame.turn_number);
       recallAll();
+      if (frame.rack) setRack(frame.rack, frame.turn_number);
       state.mode = "play";
       state.swapPicks.clear();
+      let text;
       if (sent.type === "play") {
         const words = (frame.words || []).map((w) => (w.tiles || w.word || "").toUpperCase());
-        say(`You played ${words.join(", ")} for ${frame.score}.`);
-      } else if (sent.type === "swap") say(`You swapped ${plural(sent.tiles.length, "tile")}.`);
-      else say("You passed.");
+        text = `You played ${words.join(", ")} for ${frame.score}.`;
+      } else if (sent.type === "swap") text = `You swapped ${plural(sent.tiles.length, "tile")}.`;
+      else text = "You passed.";
+      // The move that ended the game: its result, as everyone else sees it, follows.
+      say(state.live.status === "live" ? text : `${text} ${endText()}`);
       hint("");
     } else {
-      // The rule's own words; the tiles come back to the rack, nothing else changed.
-      if (sent.type === "play") recallAll();
+      // The rule's own words; the tiles come back to the rack, the swap or pass panel
+      // closes with nothing chosen, and nothing else changed.
+      if (sent.type === "play") sendTilesBack();
+      state.mode = "play";
+      state.swapPicks.clear();
       say(frame.message);
     }
     render();
@@ -563,7 +587,8 @@ function start(root) {
     } catch (e) { /* storage blocked: the staged tiles are simply not kept */ }
     stopped = true;
     const next = location.pathname + location.search;
-    location.assign(`${root.dataset.signInPath}?next=${encodeURIComponent(next)}`);
+    // session=ended: the sign-in page says why the player is there.
+    location.assign(`${root.dataset.signInPath}?next=${encodeURIComponent(next)}&session=ended`);
   }
 
   function restoreStash() {
@@ -749,6 +774,15 @@ function start(root) {
     return `${seat ? seatName(seat) : ""} ${moveWhat(move)}`;
   }
 
+  function endText() {
+    // How the match ended, as everyone sees it; the player who went out is told so.
+    const live = state.live;
+    const last = live.moves[live.moves.length - 1];
+    const wentOut = seated() && live.end_reason === "played_out" && last
+      && last.kind === "play" && last.position === live.your_seat;
+    return `${wentOut ? "You went out. " : ""}The match is over. ${resultText(live)}.`;
+  }
+
   function resultText(snapshot) {
     if (snapshot.status === "abandoned") return "No result (both seats empty)";
     if (snapshot.result === "draw") return "Draw";
@@ -821,6 +855,12 @@ function start(root) {
       setFact("match-result", "Result", resultText(live));
       setFact("match-ended-by", "Ended by", END_REASON[live.end_reason] || "");
     }
+  }
+
+  function renderFairBag() {
+    // A value can be added to the bag only before the deal: the offer goes at kick-off.
+    const offer = $("fair-bag-contribute");
+    if (offer) offer.hidden = state.live.status !== "scheduled";
   }
 
   function setFact(id, label, text) {
@@ -965,10 +1005,47 @@ function start(root) {
       let text = at === 0
         ? "Replay: the board before the first move."
         : `Replay: the board after move ${at} of ${count}. ${scores}.`;
+      if (r.final && r.final_score) {
+        text = `Replay: the board after move ${at} of ${count}, the last. `
+          + `Final score after the end-of-game rack adjustments: ${scores}.`;
+      }
       if (r.rack) text += ` Your rack then: ${r.rack.map((t) => (t === "?" ? "blank" : t)).join(" ")}.`;
       el.replayBanner.textContent = text;
     }
     root.classList.toggle("replaying", !!state.replay);
+  }
+
+  function renderFinalScore() {
+    // How the final score was reached: live once the game is over, and on a replay's last
+    // step; an earlier step of a replay shows none.
+    const shown = state.replay ? (state.replay.final ? state.replay : null) : state.live;
+    const final = shown && shown.final_score;
+    if (!final) {
+      el.finalScoreSlot.replaceChildren();
+      return;
+    }
+    const names = Object.fromEntries(shown.seats.map((s) => [s.position, seatName(s)]));
+    const labels = Object.fromEntries(shown.seats.map((s) => [s.position, s.label]));
+    const tiles = (n) => plural(n, "tile");
+    const points = (n) => (n >= 0 ? `+${n}` : `\u2212${-n}`);
+    const row = (kind, label, cells) => make("tr", { "data-row": kind },
+      make("th", { scope: "row", text: label }), ...cells.map((text) => make("td", { text })));
+    const rows = [row("before", "After the last move", final.before.map(String))];
+    for (const change of final.adjustments) {
+      const who = `${names[change.position]} (${labels[change.position]})`;
+      const what = change.rack_owner === change.position
+        ? `${tiles(change.tile_count)} left on the rack`
+        : `went out, gains ${names[change.rack_owner]}'s ${tiles(change.tile_count)}`;
+      const cells = ["", ""];
+      cells[change.position] = points(change.points);
+      rows.push(row("adjustment", `${who}: ${what}`, cells));
+    }
+    rows.push(row("final", "Final score", final.final.map(String)));
+    el.finalScoreSlot.replaceChildren(make("table", { class: "final-score", id: "final-score" },
+      make("caption", { text: "How the final score was reached" }),
+      make("thead", {}, make("tr", {}, make("td"),
+        ...shown.seats.map((s) => make("th", { scope: "col", text: `${seatName(s)} (${s.label})` })))),
+      make("tbody", {}, ...rows)));
   }
 
   function renderShare() {
@@ -997,6 +1074,8 @@ function start(root) {
     }
     root.dataset.turnNumber = state.live.turn_number;
     root.dataset.status = state.live.status;
+    // For other scripts of the page (your_move.js): the live view, each time it is drawn.
+    document.dispatchEvent(new CustomEvent("wordduel:view", { detail: state.live }));
     renderBoard();
     renderTurnLine();
     renderKickoff();
@@ -1005,6 +1084,8 @@ function start(root) {
     renderMoves();
     renderRack();
     renderReplay();
+    renderFinalScore();
+    renderFairBag();
     renderShare();
   }
 
@@ -1162,25 +1243,6 @@ function start(root) {
       unstage(staged);
       if (onBoard) focusSquare(staged.row, staged.col);
     }
-  });
-
-  // ------------------------------------------------------------------ dark mode
-
-  const toggle = $("theme-toggle");
-  const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
-  const isDark = () => {
-    const chosen = document.documentElement.dataset.theme;
-    return chosen ? chosen === "dark" : systemDark.matches;
-  };
-  const showTheme = () => toggle.setAttribute("aria-pressed", String(isDark()));
-  toggle.hidden = false;
-  showTheme();
-  systemDark.addEventListener("change", showTheme);
-  toggle.addEventListener("click", () => {
-    const theme = isDark() ? "light" : "dark";
-    document.documentElement.dataset.theme = theme;
-    try { localStorage.setItem("wordduel-theme", theme); } catch (e) { /* not remembered */ }
-    showTheme();
   });
 
   // ------------------------------------------------------------------ go

@@ -19,7 +19,13 @@ from matches.schemas import (
 )
 from matches.visibility.access import MatchAccess
 from matches.visibility.pages import result_text
-from matches.visibility.payloads import board_rows, match_view, move_view, seat_name
+from matches.visibility.payloads import (
+    board_rows,
+    final_score,
+    match_view,
+    move_view,
+    seat_name,
+)
 
 
 def bag_proof(match: Match, seats: list[Seat]) -> BagProof:
@@ -142,6 +148,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
         ],
         your_seat=viewer.seat,
         rack=list(racks[viewer.seat]) if viewer.seat is not None else None,
+        final_score=final_score(match, seats) if final else None,
     )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from matches.engine import format_position, get_ruleset
 from matches.models import Match, Seat, Tournament, Turn
-from matches.schemas import BoardRules, MatchView, MoveView
+from matches.schemas import BoardRules, FinalScore, MatchView, MoveView, SeatView
 from matches.visibility.access import MatchAccess, can_rotate_key
 from matches.visibility.payloads import match_view, seat_name
 
@@ -174,6 +174,44 @@ class MoveLine:
 
 
 @dataclass(frozen=True)
+class ScoreRow:
+    """One row of the end-of-game table: what it is, and each seat's figure (or "")."""
+
+    kind: str  # "before", "adjustment" or "final"
+    label: str
+    cells: tuple[str, str]
+
+
+def _points(points: int) -> str:
+    """A score change as the table writes it: +6, −6 (a true minus sign)."""
+    return f"+{points}" if points >= 0 else f"\u2212{-points}"
+
+
+def _tiles(count: int) -> str:
+    return f"{count} tile{'s' if count != 1 else ''}"
+
+
+def final_score_rows(final: FinalScore | None, seats: list[SeatView]) -> list[ScoreRow]:
+    """How the final score was reached, as table rows (board.js draws the same rows)."""
+    if final is None:
+        return []
+    names = {seat.position: seat.name or seat.label for seat in seats}
+    labels = {seat.position: seat.label for seat in seats}
+    rows = [ScoreRow("before", "After the last move", (str(final.before[0]), str(final.before[1])))]
+    for change in final.adjustments:
+        who = f"{names[change.position]} ({labels[change.position]})"
+        if change.rack_owner == change.position:
+            what = f"{_tiles(change.tile_count)} left on the rack"
+        else:
+            what = f"went out, gains {names[change.rack_owner]}'s {_tiles(change.tile_count)}"
+        cells = ["", ""]
+        cells[change.position] = _points(change.points)
+        rows.append(ScoreRow("adjustment", f"{who}: {what}", (cells[0], cells[1])))
+    rows.append(ScoreRow("final", "Final score", (str(final.final[0]), str(final.final[1]))))
+    return rows
+
+
+@dataclass(frozen=True)
 class TournamentLink:
     id: int
     name: str
@@ -282,6 +320,7 @@ class MatchPage:
     board_rules: BoardRules
     columns: list[str]
     move_lines: list[MoveLine]
+    final_score_rows: list[ScoreRow]
     can_rotate_key: bool
     is_member: bool
 
@@ -314,6 +353,7 @@ def match_page(access: MatchAccess) -> MatchPage:
         board_rules=board_rules(match.ruleset),
         columns=[chr(ord("A") + c) for c in range(view.board_size)],
         move_lines=move_lines(view),
+        final_score_rows=final_score_rows(view.final_score, view.seats),
         can_rotate_key=can_rotate_key(match, viewer),
         is_member=viewer.is_member,
     )

@@ -7,14 +7,16 @@ verification). Every builder takes the rows it needs, so what it shows is what w
 
 from __future__ import annotations
 
-from matches.engine import get_ruleset
+from matches.engine import EndAdjustment, get_ruleset
 from matches.models import Match, Seat, Turn
 from matches.schemas import (
     CommitAccepted,
+    FinalScore,
     MatchView,
     MoveView,
     NoNews,
     PublicMatch,
+    RackAdjustment,
     RackNews,
     ResultNews,
     SeatsNews,
@@ -76,6 +78,35 @@ def board_rows(board_size: int, turns: list[Turn]) -> list[str]:
     return ["".join(row) for row in grid]
 
 
+def final_score(match: Match, seats: list[Seat]) -> FinalScore | None:
+    """How the final scores were reached, once the game is over; None before (and for a
+    match that ended without a deal). Rack letters never: a count and its value, as the GCG
+    record's end-of-game lines publish them after the end."""
+    if not match.is_over or match.game_state is None:
+        return None
+    adjustments = [
+        EndAdjustment.from_json(item) for item in match.game_state.get("adjustments", [])
+    ]
+    final = (seats[0].score, seats[1].score)
+    before = tuple(
+        final[seat] - sum(a.points for a in adjustments if a.player == seat) for seat in (0, 1)
+    )
+    return FinalScore(
+        before=(before[0], before[1]),
+        adjustments=[
+            RackAdjustment(
+                position=a.player,
+                rack_owner=a.rack_owner,
+                tile_count=len(a.rack),
+                points=a.points,
+                totals=a.totals,
+            )
+            for a in adjustments
+        ],
+        final=final,
+    )
+
+
 def public_match(match: Match, seats: list[Seat], turns: list[Turn]) -> PublicMatch:
     """Everything about the match that everyone who may watch it may see."""
     return PublicMatch(**_public_fields(match, seats, turns))
@@ -103,6 +134,7 @@ def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[s
         "bag_commitment": match.bag_commitment,
         "bag_seed": match.bag_seed if match.is_over else None,
         "seats": seat_views(seats),
+        "final_score": final_score(match, seats),
     }
 
 
@@ -162,6 +194,7 @@ def result_news(match: Match, seats: list[Seat]) -> ResultNews:
         end_reason=match.end_reason,
         scores=[seat.score for seat in seats],
         finished_at=match.finished_at,
+        final_score=final_score(match, seats),
     )
 
 

@@ -509,7 +509,9 @@ def test_take_a_seat_then_sign_in_again_when_the_session_expires(
         if session.get_decoded().get("_auth_user_id") == str(bob.pk):
             session.delete()
     visitor.get_by_role("button", name="Play word").click()
-    expect(visitor).to_have_url(re.compile(r"/accounts/sign-in/\?next=%2Fmatches%2F\d+%2F$"))
+    expect(visitor).to_have_url(
+        re.compile(r"/accounts/sign-in/\?next=%2Fmatches%2F\d+%2F&session=ended$")
+    )
     sign_in(visitor, bob)
     expect(visitor).to_have_url(re.compile(rf"{url}$"))
     expect(visitor.locator("#match")).to_have_attribute("data-synced", "yes")
