@@ -1,0 +1,243 @@
+"""The computer player: which move to make, from what its seat may see and nothing else.
+
+Its input is a :class:`SeatPosition`: the board, its own rack, the scores, the bag's count,
+the opponent's rack count and the run of scoreless turns. Those are the facts a seat's
+view shows (the server builds the position from that view alone), so the opponent's rack
+and the bag's contents cannot reach it. The tiles it has not seen (the full set less the
+board and its rack) are the one thing it works out, as a player at the table can.
+
+The levels are Outspell's: Easy picks among a wide group of good plays, Normal among a
+smaller, stronger group, Hard the highest-scoring. A vocabulary (Word Skill's cap on word
+difficulty, ``lexicon.difficulty``) narrows the words it may play, never the words the
+board accepts. Whatever the level, it goes out when the bag is empty and a play uses its
+last tiles, swaps when its best play is poor and the bag allows it, and passes when that
+ends the game with a win it is sure of, or when it has nothing else.
+
+The choice is a pure function of the position and the random source it is given: the same
+position and the same seed give the same move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Collection, Container, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from .board import Board
+from .movegen import LegalMove, legal_plays, ranked
+from .moves import BLANK, Pass, Swap
+from .rulesets import Ruleset, get_ruleset
+from .tiles import remove_tiles, sort_rack
+
+#: Why the computer chose its move (for logs and tests).
+Reason = Literal["play", "go_out", "swap", "pass_wins", "pass_nothing_else"]
+
+#: A best play worth less than this (with a swap allowed) means the rack is the problem.
+SWAP_BELOW: Final = 8
+#: The tiles worth keeping when swapping, best first: the letters that make the most words.
+KEEPERS: Final = "SERATIN"
+#: At most this many vowels are kept back from a swap.
+MAX_KEPT_VOWELS: Final = 2
+VOWELS: Final = frozenset("AEIOU")
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How the computer picks among its plays: uniformly among the ``pool`` best, keeping only
+    those worth at least ``floor`` times the best play's score."""
+
+    name: str
+    pool: int
+    floor: float
+
+    def __post_init__(self) -> None:
+        if self.pool < 1 or not 0.0 <= self.floor <= 1.0:
+            raise ValueError(f"level {self.name}: pool >= 1 and 0 <= floor <= 1")
+
+
+EASY: Final = Level("easy", pool=20, floor=0.4)
+NORMAL: Final = Level("normal", pool=5, floor=0.75)
+HARD: Final = Level("hard", pool=1, floor=1.0)
+LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, NORMAL, HARD)}
+
+
+def get_level(name: str | Level) -> Level:
+    """A level by name (``easy``, ``normal``, ``hard``); a Level passes through."""
+    if isinstance(name, Level):
+        return name
+    try:
+        return LEVELS[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"No level is called {name!r}: easy, normal or hard.") from None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPosition:
+    """What one seat knows when it is to move: nothing a seat's view does not show."""
+
+    ruleset: Ruleset
+    board: Board
+    seat: int
+    rack: tuple[str, ...]
+    #: Both seats' scores, First's then Second's.
+    scores: tuple[int, int]
+    bag_count: int
+    opponent_rack_count: int
+    #: Scoreless turns (passes and swaps) in a row just before this one.
+    scoreless_streak: int
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        ruleset: str | Ruleset,
+        board_rows: Sequence[str],
+        seat: int,
+        rack: Iterable[str],
+        scores: tuple[int, int],
+        bag_count: int,
+        opponent_rack_count: int,
+        scoreless_streak: int,
+    ) -> SeatPosition:
+        """A checked position: the board fits the ruleset, the rack holds tiles, and the
+        tiles not seen add up to the bag and the opponent's rack (or ValueError)."""
+        rules = get_ruleset(ruleset)
+        board = Board.from_rows(board_rows)
+        if board.size != rules.board_size:
+            raise ValueError(f"a {board.size} x {board.size} board under ruleset {rules.name}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat {seat!r} is not 0 or 1")
+        tiles = sort_rack(rack)
+        if len(tiles) > rules.rack_size or any(
+            tile != BLANK and tile not in rules.value_of for tile in tiles
+        ):
+            raise ValueError(f"not a rack: {''.join(tiles)!r}")
+        if min(bag_count, opponent_rack_count, scoreless_streak) < 0:
+            raise ValueError("counts cannot be negative")
+        position = cls(
+            rules,
+            board,
+            seat,
+            tiles,
+            scores,
+            bag_count,
+            opponent_rack_count,
+            scoreless_streak,
+        )
+        hidden = bag_count + opponent_rack_count
+        if len(position.unseen) != hidden:
+            raise ValueError(
+                f"{len(position.unseen)} tiles unseen, but the bag and the other rack hold {hidden}"
+            )
+        return position
+
+    @property
+    def unseen(self) -> tuple[str, ...]:
+        """The tiles this seat has not seen: the full set less the board and its own rack.
+
+        They are in the bag or on the opponent's rack; once the bag is empty, they are the
+        opponent's rack exactly (any player at the table can count them)."""
+        left = Counter(self.ruleset.full_bag)
+        left.subtract(self.board.tiles())
+        left.subtract(self.rack)
+        if any(count < 0 for count in left.values()):
+            raise ValueError("the board and the rack hold more of a tile than the set has")
+        return tuple(sorted(left.elements()))
+
+    @property
+    def can_swap(self) -> bool:
+        """Whether the bag holds enough tiles for this rack to swap."""
+        return bool(self.rack) and self.bag_count >= self.ruleset.swap_bag_needed(len(self.rack))
+
+    @property
+    def scoreless_move_ends_game(self) -> bool:
+        """Whether a pass or a swap now would be the last of the scoreless turns that end it."""
+        return self.scoreless_streak + 1 >= self.ruleset.scoreless_turns_to_end
+
+    def wins_if_game_ends_now(self) -> bool:
+        """Whether, the game ending now on scoreless turns (each rack counted against its
+        holder), this seat would surely finish ahead: it assumes the opponent holds the
+        cheapest of the unseen tiles."""
+        rules = self.ruleset
+        mine = self.scores[self.seat] - rules.rack_value(self.rack)
+        cheapest = sorted(rules.tile_value(tile) for tile in self.unseen)
+        theirs = self.scores[1 - self.seat] - sum(cheapest[: self.opponent_rack_count])
+        return mine > theirs
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The move the computer makes, why, and how many plays it picked among."""
+
+    move: LegalMove
+    reason: Reason
+    pool: int = 1
+
+
+def choose_move(
+    position: SeatPosition,
+    *,
+    lexicon: Collection[str],
+    level: Level | str,
+    rng: random.Random,
+    vocabulary: Container[str] | None = None,
+) -> Choice:
+    """The computer's move in ``position``: always legal there under ``lexicon``.
+
+    ``vocabulary`` holds the words it may play (every word a play forms must be in it);
+    None allows every word of ``lexicon``. ``rng`` is its only source of chance.
+    """
+    chosen_level = get_level(level)
+    plays = legal_plays(position.board, position.rack, ruleset=position.ruleset, lexicon=lexicon)
+    if vocabulary is not None:
+        plays = tuple(play for play in plays if all(word.word in vocabulary for word in play.words))
+    best_first = ranked(plays)
+    ends = position.scoreless_move_ends_game
+
+    if ends and position.wins_if_game_ends_now():
+        return Choice(LegalMove(Pass()), "pass_wins")
+    if position.bag_count == 0:
+        going_out = tuple(play for play in best_first if len(play.tiles) == len(position.rack))
+        if going_out:
+            return _pick(going_out, chosen_level, rng, "go_out")
+    best_score = best_first[0].score if best_first else None
+    weak = best_score is None or best_score < SWAP_BELOW
+    # A swap that ends the game changes nothing for the better: then play, or pass.
+    if weak and position.can_swap and not ends:
+        tiles = tiles_to_swap(position.rack, ruleset=position.ruleset)
+        if tiles:
+            return Choice(LegalMove(Swap(tiles)), "swap")
+    if best_first:
+        return _pick(best_first, chosen_level, rng, "play")
+    return Choice(LegalMove(Pass()), "pass_nothing_else")
+
+
+def _pick(
+    best_first: Sequence[LegalMove], level: Level, rng: random.Random, reason: Reason
+) -> Choice:
+    """One of the level's group of the best plays, uniformly (the plays are ranked)."""
+    least = best_first[0].score * level.floor
+    group = [play for play in best_first[: level.pool] if play.score >= least]
+    return Choice(group[rng.randrange(len(group))], reason, len(group))
+
+
+def tiles_to_swap(rack: Sequence[str], *, ruleset: Ruleset | str) -> tuple[str, ...]:
+    """The tiles to return: the whole rack where the ruleset says so; otherwise all but the
+    blanks and one each of ``KEEPERS`` (at most ``MAX_KEPT_VOWELS`` vowels). Empty when
+    nothing is worth returning (a rack of blanks)."""
+    rules = get_ruleset(ruleset)
+    tiles = sort_rack(rack)
+    if rules.swap_whole_rack:
+        return tiles
+    kept = [tile for tile in tiles if tile == BLANK]
+    vowels = 0
+    for letter in KEEPERS:
+        if letter in tiles and (letter not in VOWELS or vowels < MAX_KEPT_VOWELS):
+            kept.append(letter)
+            vowels += letter in VOWELS
+    returned = remove_tiles(tiles, kept) or ()
+    if not returned:  # every tile a keeper: a fresh start for all but the blanks
+        returned = tuple(tile for tile in tiles if tile != BLANK)
+    return sort_rack(returned)
