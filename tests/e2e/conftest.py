@@ -97,7 +97,7 @@ def live_server_url(django_db_setup) -> Iterator[str]:
         while True:
             assert process.poll() is None, f"Daphne exited:\n{log.read_text()}"
             try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=2):  # noqa: S310
+                with urllib.request.urlopen(f"{url}/healthz/web", timeout=2):  # noqa: S310
                     break
             except OSError:
                 assert time.monotonic() < deadline, f"Daphne did not answer:\n{log.read_text()}"
