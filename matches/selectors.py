@@ -6,13 +6,12 @@ into what a page shows. Nothing here writes, and nothing here reads a hidden fie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import F, QuerySet
-from django.db.models.functions import Coalesce
 
 from matches import visibility
 from matches.models import Match, Tournament
@@ -48,14 +47,47 @@ def home_lists(user: Member | Any) -> dict[str, list[visibility.MatchLine]]:
     }
 
 
-def my_match_lines(member: Member) -> list[visibility.MatchLine]:
-    """The member's own matches, newest first (by kick-off, else by when it was made)."""
-    matches = _listed(
-        Match.objects.filter(seats__member=member)
-        .annotate(when=Coalesce("kickoff_at", "created_at"))
-        .order_by("-when", "-id")
-    )
-    return [visibility.match_line(match, member_id=member.pk) for match in matches]
+@dataclass(frozen=True)
+class MyMatchLine(visibility.MatchLine):
+    """A line of the member's own list, with whose move it is and the turn's deadline."""
+
+    your_move: bool = False
+    to_move_name: str | None = None
+    turn_deadline_at: datetime | None = None
+
+
+def _urgency(line: MyMatchLine) -> tuple[Any, ...]:
+    """Waiting on you (earliest deadline first), then on your opponent (likewise), then
+    scheduled (soonest kick-off first), then the rest (latest finished first)."""
+    far = datetime.max.replace(tzinfo=UTC)
+    if line.status == Match.Status.LIVE:
+        deadline = line.turn_deadline_at or far
+        return (0 if line.your_move else 1, deadline, 0.0, line.id)
+    if line.status == Match.Status.SCHEDULED:
+        return (2, line.kickoff_at or far, 0.0, line.id)
+    finished = line.finished_at or line.kickoff_at
+    return (3, far, -(finished.timestamp() if finished else 0.0), -line.id)
+
+
+def my_match_lines(member: Member) -> list[MyMatchLine]:
+    """The member's own matches, most urgent first (see :func:`_urgency`), each with whose
+    move it is and until when: the public facts any watcher of the match sees."""
+    matches = _listed(Match.objects.filter(seats__member=member))
+    lines = []
+    for match in matches:
+        line = visibility.match_line(match, member_id=member.pk)
+        live = match.status == Match.Status.LIVE and match.to_move is not None
+        mover = next((seat for seat in line.seats if live and seat.position == match.to_move), None)
+        seats = {seat.member_id: seat.position for seat in match.seats.all()}
+        lines.append(
+            MyMatchLine(
+                **{f.name: getattr(line, f.name) for f in fields(line)},
+                your_move=mover is not None and seats.get(member.pk) == mover.position,
+                to_move_name=(mover.name or mover.label) if mover else None,
+                turn_deadline_at=match.turn_deadline_at if live else None,
+            )
+        )
+    return sorted(lines, key=_urgency)
 
 
 @dataclass
@@ -181,6 +213,7 @@ def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
 
 
 __all__ = [
+    "MyMatchLine",
     "Standing",
     "TournamentPage",
     "WaitingMatch",

@@ -38,7 +38,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def my_matches(request: HttpRequest) -> HttpResponse:
-    """The signed-in member's own matches, newest first."""
+    """The signed-in member's own matches, most urgent first, with whose move and until when."""
     return render(
         request, "matches/my_matches.html", {"rows": selectors.my_match_lines(_member(request))}
     )

@@ -1,5 +1,10 @@
 """Fixtures as iCalendar (RFC 5545) with the ``icalendar`` library: the attachment of a
-"fixture scheduled" email, and the events a calendar feed can list."""
+"fixture scheduled" email, and the events of the calendar feeds (``notifications.feeds``).
+
+Every event has a stable UID (``match-<id>@...`` for a kick-off, ``match-<id>-move@...``
+for the member's current deadline), so a calendar app that reads a feed again, or imports
+a fixture's attachment, replaces its copy instead of adding another.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,11 @@ from icalendar import Calendar, Event
 #: How long a fixture's event lasts in a calendar: the hour around its kick-off (the match
 #: itself runs for days, a turn at a time).
 EVENT_LENGTH = timedelta(hours=1)
+#: A deadline's event: the hour before it (time to move), ending when the turn runs out.
+DEADLINE_LENGTH = timedelta(hours=1)
+#: How often a subscribed calendar app should read the feed again (RFC 7986, and Outlook's
+#: older ``X-PUBLISHED-TTL``).
+REFRESH = timedelta(hours=1)
 
 
 def fixture_event(*, match_id: int, name: str, kickoff_at: datetime, url: str) -> Event:
@@ -27,6 +37,41 @@ def fixture_event(*, match_id: int, name: str, kickoff_at: datetime, url: str) -
     return event
 
 
+def kickoff_event(
+    *, match_id: int, name: str, kickoff_at: datetime, url: str, facts: list[str], cancelled: bool
+) -> Event:
+    """A feed's kick-off event: the fixture's event (same UID as the email's attachment),
+    its description telling what is publicly known now (opponent, result), free time (a
+    match is played over days), cancelled when nobody played it."""
+    event = fixture_event(match_id=match_id, name=name, kickoff_at=kickoff_at, url=url)
+    event.pop("DESCRIPTION")
+    event.add("description", "\n".join([f"Word Duel fixture {name}.", *facts, url]))
+    event.add("transp", "TRANSPARENT")
+    event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
+    return event
+
+
+def deadline_event(
+    *, match_id: int, name: str, deadline: datetime, turn_number: int, url: str
+) -> Event:
+    """The member's current turn deadline in a match as a VEVENT: one UID per match, its
+    SEQUENCE the turn, so the event moves with each new turn of theirs."""
+    event = Event()
+    event.add("uid", f"match-{match_id}-move@{settings.CALENDAR_UID_DOMAIN}")
+    event.add("dtstamp", timezone.now())
+    event.add("sequence", turn_number)
+    event.add("dtstart", deadline - DEADLINE_LENGTH)
+    event.add("dtend", deadline)
+    event.add("summary", f"Your move is due: {name}")
+    event.add(
+        "description",
+        f"It is your move in {name}. Move before this event ends, or you forfeit.\n{url}",
+    )
+    event.add("url", url)
+    event.add("transp", "TRANSPARENT")
+    return event
+
+
 def calendar_of(events: list[Event]) -> Calendar:
     cal = Calendar()
     cal.add("prodid", "-//Word Duel//notifications//EN")
@@ -35,6 +80,16 @@ def calendar_of(events: list[Event]) -> Calendar:
     for event in events:
         cal.add_component(event)
     return cal
+
+
+def feed_calendar(*, name: str, events: list[Event]) -> bytes:
+    """A subscribable calendar: named, with how often to read it again."""
+    cal = calendar_of(events)
+    cal.add("name", name)
+    cal.add("x-wr-calname", name)
+    cal.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
+    cal.add("x-published-ttl", REFRESH)
+    return cal.to_ical()
 
 
 def fixture_calendar(*, match_id: int, name: str, kickoff_at: datetime, url: str) -> bytes:

@@ -10,6 +10,7 @@ when it is sent, from what ``matches.visibility`` lets its member see.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -190,3 +191,23 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"push subscription of {self.member}"
+
+
+def new_calendar_secret() -> str:
+    """43 URL-safe characters (256 bits): the part of a feed's address no one can guess."""
+    return secrets.token_urlsafe(32)
+
+
+class CalendarFeed(models.Model):
+    """A member's secret calendar address: whoever holds it reads that member's fixtures
+    (and members-only tournaments) without signing in, so it can be rotated, and the old
+    address then stops working."""
+
+    member = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    secret = models.CharField(max_length=64, default=new_calendar_secret)
+    rotated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"calendar feed of {self.member}"

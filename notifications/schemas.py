@@ -84,3 +84,23 @@ class Answer(BaseModel):
     ok: bool
     code: str = ""
     message: str = ""
+
+
+class WaitingMatchOut(BaseModel):
+    """One match waiting on the member's move, as the match page's script reads it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: int
+    name: str
+    opponent: str | None
+    turn_deadline_at: datetime | None
+    url: str
+
+
+class WaitingList(BaseModel):
+    """Every match waiting on the member's move, most urgent first (``/notifications/waiting/``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    matches: list[WaitingMatchOut]
