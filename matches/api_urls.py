@@ -6,6 +6,9 @@ from django.urls import path, re_path
 
 from matches.api import api, refusal_response
 from matches.schemas import ApiError
+from matches.words import router as words_router
+
+api.add_router("/words", words_router)
 
 
 def no_such_path(request: HttpRequest, rest: str = "") -> HttpResponse:

@@ -625,6 +625,27 @@ class Contributed(Shape):
     value: str
 
 
+# ---------------------------------------------------------------- the word checker
+
+
+class WordVerdict(Shape):
+    """One word, in capitals, and whether the board would accept it."""
+
+    word: str = Field(pattern="^[A-Z]+$")
+    accepted: bool
+
+
+class WordCheckAnswer(Shape):
+    """The board's verdict on each word asked about (in the order asked, each once), for a
+    match of ``ruleset`` using the word list ``lexicon``; a word longer than ``max_length``
+    never fits that board."""
+
+    lexicon: str
+    ruleset: str
+    max_length: int
+    words: list[WordVerdict]
+
+
 def json_schema_of(models: dict[str, Any]) -> dict[str, Any]:
     """One JSON Schema document (draft 2020-12) defining each of ``models`` by name."""
     _, schema = models_json_schema(

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from matches import views
+from matches.words import words_page
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +12,7 @@ urlpatterns = [
     path("matches/<int:match_id>/seat/", views.match_take_seat, name="match-take-seat"),
     path("matches/<int:match_id>/key/", views.match_new_key, name="match-new-key"),
     path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
+    path("words/", words_page, name="words"),
     path("organise/", views.organise, name="organise"),
     path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
