@@ -1,5 +1,6 @@
-"""API routes, mounted at ``/api/`` by ``wordduel/urls.py``: django-ninja's, then a JSON 404
-for every other path under ``/api/`` (a non-numeric id included)."""
+"""API routes, mounted at ``/api/`` by ``wordduel/urls.py``: django-ninja's (with the word
+checker's router, ``matches.words``, at ``/api/words/``), then a JSON 404 for every other
+path under ``/api/`` (a non-numeric id included)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import path, re_path

@@ -1,4 +1,5 @@
-"""Page routes: home, a member's matches, a match (and its GCG), a tournament, organising."""
+"""Page routes: home, a member's matches, a match (and its GCG), a tournament, organising,
+the word checker."""
 
 from django.urls import path
 
