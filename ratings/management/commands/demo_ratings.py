@@ -62,7 +62,7 @@ class Command(BaseCommand):
         start = now - LEAGUE_GAP * len(LEAGUES)
         played = 0
         player = _Player(random.Random(SEED))
-        self.stdout.write(f"Playing a rated season: {len(LEAGUES)} leagues (some seconds)...")
+        self.stdout.write(f"Playing a rated season: {len(LEAGUES)} leagues (a minute or so)...")
         for index, name in enumerate(LEAGUES):
             first_kickoff = start + LEAGUE_GAP * index
             # One transaction a league: nothing outside (a page, a sweep, a notice sent after
@@ -82,6 +82,7 @@ class Command(BaseCommand):
                 for match in league.matches.order_by("round_number", "id"):
                     _play(match, player)
                     played += 1
+            self.stdout.write(f"  {name}: {league.matches.count()} matches played.")
         upcoming = services.create_round_robin(
             organiser=organiser,
             name="Winter league",
