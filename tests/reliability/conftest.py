@@ -87,10 +87,13 @@ def start_worker(
     """Start Celery workers with the throwaway Redis as broker; all are stopped at the end."""
     started: list[CeleryWorker] = []
 
-    def start(name: str) -> CeleryWorker:
+    def start(name: str, **env: str) -> CeleryWorker:
+        """A worker named ``name``; ``env`` adds to its environment (e.g. an SMTP server)."""
         app_name = f"{layer_prefix}-worker-{name}"
         worker = CeleryWorker(
-            service_env(redis_url=redis_server.url, prefix=layer_prefix, application_name=app_name),
+            service_env(
+                redis_url=redis_server.url, prefix=layer_prefix, application_name=app_name, **env
+            ),
             tmp_path / f"worker-{name}.log",
             name=name,
             app_name=app_name,

@@ -12,6 +12,11 @@ At the end ``check_integrity`` passes, every client's view (built from its frame
 equals what the database says that viewer should see, and nothing was lost: every client
 heard every move of its match as a push, with no gap to fill and no server error; no
 Daphne process logged a traceback.
+
+The notices are counted too: every turn change recorded exactly one "your move", for the
+player to move and nobody else (one that was no longer true when the Celery worker came to
+it was recorded but not sent), each player one result; and a leak scan of every email the
+worker sent (to a real SMTP server) finds no rack's letters and nothing about the bag.
 """
 
 from __future__ import annotations
@@ -24,9 +29,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from django.conf import settings
 
-from matches.models import Match
+from matches.models import Match, Seat, Turn
+from notifications.models import Delivery, Kind, Notice
 from tests.matches.test_ws_helpers import seeded_match, session_cookie
+from tests.notifications.conftest import eager_tasks, smtp_server  # noqa: F401 (fixtures)
+from tests.notifications.test_leaks import leaks
 from tests.reliability.clients import OVER, LiveClient, database_summary, play_out
 from tests.reliability.harness import check_integrity, in_thread, record_figures
 
@@ -46,6 +55,9 @@ def _matches(make_fixture, make_member) -> list[dict[str, Any]]:
     games = []
     for index in range(SOAK_MATCHES):
         first, second = make_member(), make_member()
+        for member in (first, second):  # so their notices go out by email
+            member.email = f"{member.username}@soak.test"
+            member.save(update_fields=["email"])
         visibility = Match.Visibility.MEMBERS if index % 2 else Match.Visibility.PUBLIC
         match = seeded_match(make_fixture, first, second, seed=1000 + index, visibility=visibility)
         games.append(
@@ -59,11 +71,89 @@ def _matches(make_fixture, make_member) -> list[dict[str, Any]]:
     return games
 
 
+def _your_move_notices_expected(match: Match, members: tuple[Any, Any]) -> set[tuple[int, int]]:
+    """(turn, member) of every "your move" the game should have recorded: at each turn
+    number before the last move, the player who made the next move."""
+    movers = list(Turn.objects.filter(match=match).order_by("number").values_list("position"))
+    return {(number, members[position].pk) for number, (position,) in enumerate(movers)}
+
+
+def _racks(match: Match) -> set[str]:
+    """Every rack a player of ``match`` held, and every draw and swap: what must not leak."""
+    racks = set(Seat.objects.filter(match=match).values_list("rack", flat=True))
+    for turn in Turn.objects.filter(match=match):
+        racks |= {turn.rack_before, turn.drawn, turn.swapped}
+    racks.discard("")
+    return racks
+
+
+def _check_notices(games: list[dict[str, Any]], inbox: Any) -> dict[str, int]:
+    """One "your move" per turn change, to the right player only; one result each; no leak
+    in any email sent."""
+    for game in games:
+        match, members = game["match"], game["members"]
+        expected = _your_move_notices_expected(match, members)
+        recorded = list(
+            Notice.objects.filter(match=match, kind=Kind.YOUR_MOVE).values_list(
+                "turn_number", "member_id"
+            )
+        )
+        assert len(recorded) == len(set(recorded)) == len(expected), (match.id, recorded)
+        assert set(recorded) == expected, (match.id, sorted(set(recorded) ^ expected))
+        results = Notice.objects.filter(match=match, kind=Kind.RESULT)
+        assert sorted(results.values_list("member_id", flat=True)) == sorted(m.pk for m in members)
+    players = {member.pk for game in games for member in game["members"]}
+    assert set(Notice.objects.values_list("member_id", flat=True)) <= players
+
+    racks = set().union(*(_racks(game["match"]) for game in games))
+    sent = Delivery.objects.filter(channel="email", status=Delivery.Status.SENT)
+    assert len(inbox.messages) == sent.count() > 0
+    by_address = {f"{m.username}@soak.test": m.pk for g in games for m in g["members"]}
+    addressed = sorted(by_address[message["To"]] for message in inbox.messages)
+    assert addressed == sorted(sent.values_list("notice__member_id", flat=True))
+    for message in inbox.messages:
+        texts = [message["Subject"]]
+        texts += [p.get_content() for p in message.walk() if p.get_content_maintype() == "text"]
+        for text in texts:
+            if text.startswith("BEGIN:VCALENDAR"):
+                continue  # calendar syntax (VEVENT, PUBLISH...), not words
+            assert leaks(text, racks) == [], text
+    return {
+        "your_move_notices": Notice.objects.filter(kind=Kind.YOUR_MOVE).count(),
+        "emails_sent": len(inbox.messages),
+        "your_move_not_sent": Delivery.objects.filter(
+            notice__kind=Kind.YOUR_MOVE, status=Delivery.Status.SKIPPED
+        ).count(),
+    }
+
+
+def _notices_settled() -> bool:
+    """Every notice's deliveries decided, and none of them still waiting to be sent."""
+    return (
+        not Notice.objects.filter(dispatched_at__isnull=True).exists()
+        and not Delivery.objects.filter(status=Delivery.Status.PENDING).exists()
+    )
+
+
 def test_soak_many_matches_to_the_end_every_view_equals_the_database(
-    start_daphne, make_fixture, make_member
+    start_daphne,
+    start_worker,
+    make_fixture,
+    make_member,
+    smtp_server,  # noqa: F811 (the fixture imported above)
+    eager_tasks,  # noqa: F811 (the opening's notices are sent from here as they are made)
 ) -> None:
     webs = [start_daphne() for _ in range(SOAK_DAPHNES)]
     servers = [web.ws_url for web in webs]
+    # The Daphnes queue each notice's task on the soak's Redis; this worker sends them.
+    worker = start_worker(
+        "notices",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT=str(settings.EMAIL_PORT),
+        EMAIL_USE_TLS="0",
+        EMAIL_USE_SSL="0",
+        SITE_URL=settings.SITE_URL,
+    )
     games = _matches(make_fixture, make_member)
     figures: dict[str, Any] = {"matches": SOAK_MATCHES, "daphnes": SOAK_DAPHNES}
 
@@ -143,7 +233,13 @@ def test_soak_many_matches_to_the_end_every_view_equals_the_database(
             await client.close()
 
     asyncio.run(scenario())
-    for web in webs:
+    deadline = time.monotonic() + 60
+    while not _notices_settled():
+        assert time.monotonic() < deadline, "the worker did not settle every notice"
+        time.sleep(0.2)
+    notice_figures = {"matches": SOAK_MATCHES, **_check_notices(games, smtp_server)}
+    record_figures("soak-notices", notice_figures)
+    for web in [*webs, worker]:
         web.stop()
         trouble = [line for line in web.log_text().splitlines() if TROUBLE.search(line)]
         assert not trouble, trouble[:10]
