@@ -140,11 +140,12 @@ class HistoryLine:
 
 
 def history(member: Member, ruleset: str) -> list[HistoryLine]:
-    """The member's rated matches in ``ruleset``, oldest first, with what each changed."""
+    """The member's rated matches in ``ruleset`` in the order they were rated (so each
+    game's "before" is the last one's "after"), with what each changed."""
     changes = (
         RatingChange.objects.filter(member=member, ruleset=ruleset)
         .select_related("match", "opponent")
-        .order_by("played_at", "match_id")
+        .order_by("id")
     )
     return [
         HistoryLine(

@@ -3,6 +3,7 @@ the match log gives exactly what the live updates gave."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from datetime import UTC, datetime, timedelta
 from io import StringIO
@@ -13,6 +14,7 @@ from django.db import transaction
 
 from matches import services
 from matches.models import Match, Seat
+from ratings import selectors
 from ratings.models import Rating, RatingChange
 from ratings.policy import START, Standing, rate_game
 from ratings.services import apply_match_result, rebuild_ratings
@@ -186,6 +188,15 @@ def test_a_rebuild_equals_the_live_ratings_after_a_random_season_of_30_matches(
     assert _snapshot() == live
     assert rebuild_ratings().matches == 30
     assert _snapshot() == live  # and again: deterministic
+
+    # Each member's history runs on: every game starts where the last one left the rating.
+    for member in members:
+        for ruleset in ("word-duel", "classic"):
+            lines = selectors.history(member, ruleset)
+            for earlier, later in itertools.pairwise(lines):
+                assert later.before.rating == earlier.after.rating
+                assert later.before.volatility == earlier.after.volatility
+                assert later.before.deviation >= earlier.after.deviation  # grown while away
 
 
 def test_a_rebuild_follows_the_log_not_the_old_rows(organiser, alice, bob) -> None:
