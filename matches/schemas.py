@@ -170,6 +170,38 @@ FINAL_SCORE_NOTE = (
 )
 
 
+class UnseenTile(Shape):
+    """One kind of tile the viewer has not seen, and how many (``?`` is a blank)."""
+
+    tile: str = Field(pattern="^[A-Z?]$")
+    count: int = Field(ge=1)
+
+
+class UnseenTiles(Shape):
+    """The tiles this viewer has not seen, as counts: the whole set less the tiles on the
+    board (a blank there counts as a blank, not as its letter) and less the viewer's own
+    rack. For a player that is the bag and the opponent's rack together, which the rules
+    already make public as counts; for anyone else, the bag and both racks."""
+
+    tiles: list[UnseenTile] = Field(
+        description="A to Z, then ? (the blanks); a tile with none left unseen is left out."
+    )
+    total: int = Field(
+        ge=0,
+        description="For a player: bag_count plus the opponent's rack_count (once dealt).",
+    )
+    vowels: int = Field(ge=0, description="A, E, I, O and U.")
+    consonants: int = Field(ge=0, description="The other letters (Y among them).")
+    blanks: int = Field(ge=0)
+
+
+#: Says what ``unseen`` holds, wherever it appears.
+UNSEEN_NOTE = (
+    "The tiles you have not seen: all the tiles less the board and your own rack (a "
+    "spectator: less the board only). Before the deal, the whole set."
+)
+
+
 class PublicMatch(Shape):
     """Everything about a match that everyone who may watch it may see."""
 
@@ -203,6 +235,7 @@ class MatchView(PublicMatch):
 
     your_seat: Seat | None
     rack: list[str] | None = Field(description="The viewer's own rack; null if not seated.")
+    unseen: UnseenTiles = Field(description=UNSEEN_NOTE)
     can_share: bool
     viewing_key: str | None = Field(description="Only for the players and the organiser.")
 

@@ -7,7 +7,9 @@ verification). Every builder takes the rows it needs, so what it shows is what w
 
 from __future__ import annotations
 
-from matches.engine import EndAdjustment, get_ruleset
+from collections import Counter
+
+from matches.engine import BLANK, EndAdjustment, get_ruleset
 from matches.models import Match, Seat, Turn
 from matches.schemas import (
     CommitAccepted,
@@ -23,6 +25,8 @@ from matches.schemas import (
     SeatView,
     TileView,
     TurnNews,
+    UnseenTile,
+    UnseenTiles,
     WordView,
 )
 from matches.visibility.access import MatchAccess, Viewer, can_share
@@ -145,15 +149,46 @@ def own_rack(seats: list[Seat], viewer: Viewer) -> list[str] | None:
     return list(next(seat for seat in seats if seat.position == viewer.seat).rack)
 
 
+VOWELS = frozenset("AEIOU")
+#: The tracker's order: the alphabet, then the blanks.
+TRACKER_ORDER = [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", BLANK]
+
+
+def unseen_tiles(ruleset: str, board: list[str], rack: list[str] | None) -> UnseenTiles:
+    """What a viewer has not seen: the ruleset's whole set less the board and ``rack`` (the
+    viewer's own, None for a spectator). A blank on the board is a blank seen, whatever
+    letter it stands for. Built from the board and one rack only, so it holds nothing a
+    viewer could not count at the table."""
+    unseen = Counter(get_ruleset(ruleset).full_bag)
+    unseen.subtract(
+        char if char.isupper() else BLANK for row in board for char in row if char != "."
+    )
+    unseen.subtract(rack or [])
+    counts = {tile: unseen[tile] for tile in TRACKER_ORDER if unseen[tile] > 0}
+    total = sum(counts.values())
+    vowels = sum(counts.get(tile, 0) for tile in VOWELS)
+    blanks = counts.get(BLANK, 0)
+    return UnseenTiles(
+        tiles=[UnseenTile(tile=tile, count=count) for tile, count in counts.items()],
+        total=total,
+        vowels=vowels,
+        consonants=total - vowels - blanks,
+        blanks=blanks,
+    )
+
+
 def match_view(access: MatchAccess) -> MatchView:
-    """The public facts plus, for a seated viewer, their own rack (and the share link for
-    those who may copy it)."""
+    """The public facts plus, for a seated viewer, their own rack, the tiles this viewer has
+    not seen (counts), and the share link for those who may copy it."""
     match, viewer = access.match, access.viewer
     shared = can_share(match, viewer)
+    public = PublicMatch(**_public_fields(match, access.seats, access.turns))
+    rack = own_rack(access.seats, viewer)
     return MatchView(
-        **_public_fields(match, access.seats, access.turns),
+        **dict(public),
         your_seat=viewer.seat,
-        rack=own_rack(access.seats, viewer),
+        rack=rack,
+        unseen=unseen_tiles(match.ruleset, public.board, rack),
         can_share=shared,
         viewing_key=match.viewing_key if shared else None,
     )
