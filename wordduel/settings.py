@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "ratings",
     "imports",
     "notifications",
+    "practice",
 ]
 
 MIDDLEWARE = [

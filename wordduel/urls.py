@@ -13,6 +13,7 @@ urlpatterns = [
     path("imports/", include("imports.urls")),
     path("api/", include("matches.api_urls")),
     path("notifications/", include("notifications.urls")),
+    path("practice/", include("practice.urls")),
     path("", include("ratings.urls")),
     path("", include("matches.urls")),
 ]

@@ -1,0 +1,1 @@
+"""Practice matches against the computer: started at once, a level changeable during play."""

@@ -1,0 +1,120 @@
+"""Practice matches: a member against the computer, started at once, its level changeable.
+
+Services in the manner of ``matches.services``: one transaction each, the match row locked
+where a match changes, news only after the commit. The match is an ordinary fixture (the same
+board, commits, events and receipts), members-only and unrated, the member First and the
+computer Second; ``ComputerOpponent`` says how the computer plays.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from accounts.models import Member
+from lexicon.difficulty import HARDEST, check_cap
+from matches.engine.computer import get_level
+from matches.events import publish_on_commit
+from matches.models import Match, Seat
+from matches.services.common import locked_match, locked_seats
+from matches.services.common import now as _now
+from matches.services.errors import MatchMissing
+from matches.services.fixtures import _new_match
+from matches.services.lifecycle import after_seating
+from practice.models import ComputerOpponent
+
+#: The computer's account: it holds the seat, so its moves go through the same commit service
+#: as anyone's. It cannot sign in (inactive, no usable password).
+COMPUTER_USERNAME = "wordduel-computer"
+
+
+class PracticeRefused(Exception):
+    """A practice request that cannot be done; the message is for people."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def computer_member() -> Member:
+    """The computer's account, made on first use."""
+    member, created = Member.objects.get_or_create(
+        username=COMPUTER_USERNAME, defaults={"is_active": False}
+    )
+    if created:
+        member.set_unusable_password()
+        member.save(update_fields=["password"])
+    elif member.is_active or member.has_usable_password():
+        raise PracticeRefused("The computer's account name belongs to a member.")
+    return member
+
+
+def is_computer(member: object) -> bool:
+    """Whether ``member`` is the computer's account."""
+    return isinstance(member, Member) and member.username == COMPUTER_USERNAME
+
+
+def _checked_level(level: str) -> str:
+    try:
+        return get_level(level).name
+    except ValueError as error:
+        raise PracticeRefused(str(error)) from None
+
+
+def start_practice(
+    *, member: Member, level: str = "normal", vocabulary_cap: int = HARDEST
+) -> Match:
+    """A live match of ``member`` (First) against the computer (Second), no kick-off."""
+    if not getattr(member, "is_authenticated", False) or not member.is_active:
+        raise PracticeRefused("Sign in to play the computer.")
+    if is_computer(member):
+        raise PracticeRefused("The computer does not practise against itself.")
+    chosen = _checked_level(level)
+    try:
+        cap = check_cap(vocabulary_cap)
+    except ValueError as error:
+        raise PracticeRefused(str(error)) from None
+    computer = computer_member()
+    with transaction.atomic():
+        match = _new_match(
+            name=f"Practice: {member.username} v the computer",
+            organiser=member,
+            kickoff_at=None,
+            ruleset="word-duel",
+            lexicon="enable",
+            visibility_=Match.Visibility.MEMBERS,
+            no_show_window=None,
+            rated=False,
+        )
+        ComputerOpponent.objects.create(match=match, position=1, level=chosen, vocabulary_cap=cap)
+        now = _now()
+        seats = locked_seats(match)
+        for seat, player in zip(seats, (member, computer), strict=True):
+            seat.member = player
+            seat.seated_at = now
+            seat.save(update_fields=["member", "seated_at"])
+        publish_on_commit(after_seating(match, seats, now=now))
+    return match
+
+
+def set_level(*, match_id: int, member: Member, level: str) -> ComputerOpponent:
+    """The computer's level from its next move on; only the member it plays may change it,
+    while the match is not over."""
+    chosen = _checked_level(level)
+    with transaction.atomic():
+        try:
+            match = locked_match(match_id)
+        except MatchMissing:
+            raise PracticeRefused("There is no such match.") from None
+        opponent = ComputerOpponent.objects.filter(match=match).first()
+        if opponent is None:
+            raise PracticeRefused("This match is not against the computer.")
+        plays_it = Seat.objects.filter(
+            match=match, member_id=member.pk, position=1 - opponent.position
+        ).exists()
+        if not plays_it:
+            raise PracticeRefused("Only the member the computer plays may change its level.")
+        if match.is_over:
+            raise PracticeRefused("The match is over.")
+        opponent.level = chosen
+        opponent.save(update_fields=["level"])
+    return opponent

@@ -1,0 +1,12 @@
+"""Practice routes, at ``/practice/``."""
+
+from django.urls import path
+
+from practice import views
+
+app_name = "practice"
+
+urlpatterns = [
+    path("", views.start, name="start"),
+    path("<int:match_id>/level/", views.level, name="level"),
+]

@@ -1,0 +1,170 @@
+"""Practice matches against the computer: started at once, the computer answering each move
+through the commit service (queued after the commit), its level changed during the game, and
+whole games played to the end at each level."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.test import Client
+
+from matches import visibility
+from matches.computer import computer_move
+from matches.models import CommitReceipt, Match, Turn
+from practice.models import ComputerOpponent
+from practice.services import PracticeRefused, computer_member, set_level, start_practice
+from practice.tasks import run_computer_turn
+from tests.matches.helpers import assert_tiles_conserved, commit_move
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def eager_tasks() -> Iterator[None]:
+    """Tasks queued after a commit run in this process (as the quick start's thread does)."""
+    from wordduel.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
+def members_move(match: Match, member, *, seed: int) -> None:
+    """``member`` makes the move the engine's Hard player would, from her own view."""
+    view = visibility.match_view(visibility.access_match(user=member, match_id=match.id, key=None))
+    choice = computer_move(view, level="hard", rng=random.Random(seed))
+    outcome = commit_move(
+        match_id=match.id,
+        member=member,
+        move=choice.move.move,
+        against_turn=view.turn_number,
+        client_id=f"member-{view.turn_number}",
+    )
+    assert outcome.accepted, outcome.message
+
+
+def test_a_practice_match_is_live_at_once_and_unrated(alice) -> None:
+    match = start_practice(member=alice, level="easy")
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+    assert match.to_move == 0
+    assert match.rated is False
+    assert match.visibility == Match.Visibility.MEMBERS
+    seats = {seat.position: seat.member for seat in match.seats.all()}
+    assert seats == {0: alice, 1: computer_member()}
+    assert ComputerOpponent.objects.get(match=match).level == "easy"
+
+
+def test_the_computer_answers_through_the_commit_service_after_the_commit(
+    alice, eager_tasks, django_capture_on_commit_callbacks
+) -> None:
+    match = start_practice(member=alice, level="normal")
+    with django_capture_on_commit_callbacks(execute=True):
+        members_move(match, alice, seed=1)
+    match.refresh_from_db()
+    assert match.turn_number == 2
+    assert match.to_move == 0
+    computer_turn = Turn.objects.get(match=match, number=2)
+    assert computer_turn.position == 1
+    receipt = CommitReceipt.objects.get(match=match, member=computer_member())
+    assert receipt.client_id == "computer-1"
+    assert receipt.accepted
+    assert_tiles_conserved(match)
+
+
+def test_nothing_is_queued_until_the_commit(alice, django_capture_on_commit_callbacks) -> None:
+    match = start_practice(member=alice)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        members_move(match, alice, seed=2)
+    match.refresh_from_db()
+    assert match.turn_number == 1  # the computer has not moved: its turn waits for the commit
+    assert callbacks  # (the news, the notices and the computer's turn)
+    assert run_computer_turn(match.id).split()[0] in {"play", "swap", "pass"}
+    assert run_computer_turn(match.id) == "not the computer's turn"  # once, however often asked
+    match.refresh_from_db()
+    assert match.turn_number == 2
+
+
+def test_the_level_changes_during_the_game_for_its_member_only(alice, bob) -> None:
+    match = start_practice(member=alice, level="easy")
+    assert set_level(match_id=match.id, member=alice, level="hard").level == "hard"
+    assert ComputerOpponent.objects.get(match=match).level == "hard"
+    with pytest.raises(PracticeRefused, match="Only the member"):
+        set_level(match_id=match.id, member=bob, level="easy")
+    with pytest.raises(PracticeRefused, match="easy, normal or hard"):
+        set_level(match_id=match.id, member=alice, level="expert")
+    with pytest.raises(PracticeRefused, match="no such match"):
+        set_level(match_id=match.id + 999, member=alice, level="easy")
+    assert ComputerOpponent.objects.get(match=match).level == "hard"
+
+
+def test_the_computer_cannot_sign_in(alice) -> None:
+    start_practice(member=alice)
+    computer = computer_member()
+    assert not computer.is_active
+    assert not computer.has_usable_password()
+    signed_in = Client().post(
+        "/accounts/sign-in/", {"username": computer.username, "password": ""}, follow=True
+    )
+    assert not signed_in.context["user"].is_authenticated
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_a_whole_practice_game_at_each_level(
+    alice, eager_tasks, django_capture_on_commit_callbacks, level
+) -> None:
+    match = start_practice(member=alice, level=level)
+    for number in range(200):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        assert match.to_move == 0  # the computer has always answered by now
+        with django_capture_on_commit_callbacks(execute=True):
+            members_move(match, alice, seed=number)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    turns = Turn.objects.filter(match=match)
+    assert turns.filter(position=1).count() >= turns.filter(position=0).count() - 1
+    assert_tiles_conserved(match)
+
+
+def test_the_pages_start_a_match_and_change_the_level(alice) -> None:
+    client = Client()
+    client.force_login(alice)
+    home = client.get("/")
+    assert 'id="play-computer"' in home.content.decode()
+    started = client.post("/practice/", {"level": "hard"})
+    assert started.status_code == 302
+    match = Match.objects.get(seats__member=alice)
+    assert started["Location"] == f"/matches/{match.id}/"
+    page = client.get(started["Location"]).content.decode()
+    assert 'id="computer-level"' in page
+    assert '<option value="hard" selected>' in page
+    changed = client.post(f"/practice/{match.id}/level/", {"level": "easy"}, follow=True)
+    assert "The computer now plays Easy." in changed.content.decode()
+    assert ComputerOpponent.objects.get(match=match).level == "easy"
+    assert Client().post("/practice/", {"level": "hard"}).status_code == 302  # to sign in
+    assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_the_quick_start_a_thread_of_the_web_process_makes_the_move(alice, settings) -> None:
+    """``make run`` has no worker: the computer's turn runs in a thread after the commit."""
+    settings.CLOCK_IN_PROCESS = True
+    match = start_practice(member=alice, level="hard")
+    members_move(match, alice, seed=3)  # committed: the thread starts now
+    deadline = time.monotonic() + 30  # a bound for a loaded machine, not the goal (2 s)
+    while time.monotonic() < deadline:
+        match.refresh_from_db()
+        if match.turn_number == 2:
+            break
+        time.sleep(0.05)
+    assert match.turn_number == 2
+    assert match.to_move == 0
+    assert CommitReceipt.objects.filter(member=computer_member(), client_id="computer-1").exists()
