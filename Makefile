@@ -6,15 +6,33 @@ STAMP := $(VENV)/.installed
 export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
 export REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install run test check lint typecheck format bench chromium reliability reliability-long audit stack backup restore
+.PHONY: install lock run test check lint typecheck format bench chromium reliability reliability-long audit stack backup restore
 
-$(STAMP): pyproject.toml
+# Every dependency comes from uv.lock (exact versions and hashes, for Python 3.11 to 3.13),
+# installed by uv into .venv; the project itself editable. A pyproject.toml whose
+# dependencies the lock does not match stops here: edit pyproject.toml, then `make lock`.
+UV_VERSION := 0.13.9
+UV := $(BIN)/uv
+UV_STAMP := $(VENV)/.uv-$(UV_VERSION)
+export UV_PYTHON_DOWNLOADS := never
+
+$(UV_STAMP):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q uv==$(UV_VERSION)
+	touch $(UV_STAMP)
+
+$(STAMP): pyproject.toml uv.lock $(UV_STAMP)
+	@$(UV) lock --check --offline --quiet 2>/dev/null || $(UV) lock --check --quiet || { \
+	  echo "make: uv.lock does not match pyproject.toml: run make lock (and commit uv.lock)" >&2; \
+	  exit 1; }
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --inexact --extra dev --quiet
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# After editing the dependencies in pyproject.toml: resolve them again into uv.lock.
+lock: $(UV_STAMP)
+	$(UV) lock
 
 # Quick start: SQLite, the in-memory channel layer, the clock sweeping in-process.
 # A development server: DEBUG on (deployments leave it off).
@@ -85,6 +103,10 @@ restore:
 	@test -n "$(FILE)" || { echo "usage: make restore FILE=backups/wordduel-....dump"; exit 2; }
 	scripts/restore.sh "$(BACKUP_DB)" "$(FILE)"
 
+# The bench's processes run as deployed (DEBUG off: no query log in the timings), under a
+# throwaway key of this run's own.
+bench: export DEBUG = 0
+bench: export SECRET_KEY = $(shell python3 -c "import secrets; print(secrets.token_urlsafe(50))")
 bench: $(STAMP)
 	scripts/with-services.sh $(BIN)/python bench/run_all.py
 

@@ -172,9 +172,11 @@ def main() -> dict[str, object]:
         print(f"\n{name}:\n{text}")
     if not args.no_write:
         write_section(SECTION, section(figures, plans))
-    connection.close()
+    # The pool (close() only hands a connection back) and any connection a thread of the
+    # sweeps still holds: DROP DATABASE refuses while one is open.
+    connection.close_pool()
     with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{db_name}"')
+        admin.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
     return {"figures": figures, "plans": plans}
 
 

@@ -9,19 +9,23 @@
   In the quick start (the clock sweeping in the web process) there is no worker or beat to
   ask, and the report says so.
 
-``python -m wordduel.health worker|beat`` is the worker's and beat's healthcheck: exit 0
-when that part is well. docs/OPERATIONS.md says what each part means.
+``python -m wordduel.health web [URL] | worker [NODE] | beat`` is the compose file's
+healthcheck of a web process, a worker and beat: exit 0 when that part is well.
+docs/OPERATIONS.md says what each part means.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
 import os
 import socket
 import sys
 import time
 import uuid
 from typing import Any
+from urllib.parse import urlsplit
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -129,22 +133,74 @@ def healthz(request: HttpRequest) -> JsonResponse:
     )
 
 
+#: Where the web container's healthcheck asks (the port compose's web command binds).
+WEB_HEALTH_URL = "http://127.0.0.1:8000/healthz/web"
+
+
+def _probe_host() -> str:
+    """A name the web process serves (ALLOWED_HOSTS), so the probe is not refused as an
+    unknown host: the first entry that is a name (".example.org" asks example.org)."""
+    for entry in settings.ALLOWED_HOSTS:
+        name = entry.lstrip(".")
+        if name and name != "*":
+            return name
+    return "localhost"
+
+
+def web_part(url: str = WEB_HEALTH_URL, timeout: float = 5) -> Part:
+    """Whether the web process at ``url`` answers ``/healthz/web`` with 200, asked as the
+    proxy asks: a host it serves and ``X-Forwarded-Proto: https`` (otherwise a deployment
+    redirects the probe to HTTPS). Needs the settings only, not Django's apps."""
+    target = urlsplit(url)
+    if target.scheme != "http" or not target.hostname:
+        return {"ok": False, "detail": f"not an http:// URL: {url}"}
+    probe = http.client.HTTPConnection(target.hostname, target.port or 80, timeout=timeout)
+    try:
+        probe.request(
+            "GET",
+            target.path or "/",
+            headers={"Host": _probe_host(), "X-Forwarded-Proto": "https"},
+        )
+        response = probe.getresponse()
+        body = response.read()
+    except OSError as exc:
+        return {"ok": False, "detail": f"{type(exc).__name__} from {target.netloc}"}
+    finally:
+        probe.close()
+    if response.status == 200:
+        return {"ok": True, "detail": f"{target.netloc} answered 200"}
+    try:
+        failing = sorted(
+            name
+            for name, part in json.loads(body).items()
+            if isinstance(part, dict) and not part.get("ok")
+        )
+    except ValueError:
+        failing = []
+    because = f" (failing: {', '.join(failing)})" if failing else ""
+    return {"ok": False, "detail": f"{target.netloc} answered {response.status}{because}"}
+
+
+USAGE = "usage: python -m wordduel.health web [URL] | worker [NODE] | beat\n"
+
+
 def main(argv: list[str]) -> int:
-    """``python -m wordduel.health worker [NODE]|beat``: exit 0 when that part is well
-    (``NODE``: that worker, e.g. ``worker@$HOSTNAME`` in its own container)."""
+    """``python -m wordduel.health web [URL] | worker [NODE] | beat``: exit 0 when that part
+    is well (``URL``: the web process's /healthz/web, by default on port 8000 here;
+    ``NODE``: that worker, e.g. ``worker@$HOSTNAME`` in its own container)."""
     import django  # noqa: PLC0415
 
-    if (
-        not argv
-        or argv[0] not in {"worker", "beat"}
-        or len(argv) > (2 if argv[0] == "worker" else 1)
-    ):
-        sys.stderr.write("usage: python -m wordduel.health worker [NODE] | beat\n")
+    most_arguments = {"web": 2, "worker": 2, "beat": 1}
+    if not argv or argv[0] not in most_arguments or len(argv) > most_arguments[argv[0]]:
+        sys.stderr.write(USAGE)
         return 2
-    django.setup()
-    part = (
-        worker_part(node=argv[1] if len(argv) > 1 else None) if argv[0] == "worker" else beat_part()
-    )
+    given = argv[1] if len(argv) > 1 else None
+    if argv[0] == "web":
+        # Asked every few seconds: the settings are enough, without setting up every app.
+        part = web_part(given or WEB_HEALTH_URL)
+    else:
+        django.setup()
+        part = worker_part(node=given) if argv[0] == "worker" else beat_part()
     sys.stdout.write(f"{argv[0]}: {'ok' if part['ok'] else 'FAILING'} ({part['detail']})\n")
     return 0 if part["ok"] else 1
 

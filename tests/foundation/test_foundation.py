@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 import wordduel.settings as production_settings
+from tests.foundation.compose import EXAMPLE_SHELL, service_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +71,7 @@ def test_compose_services_share_one_environment() -> None:
     assert services["worker"]["command"][:4] == ["celery", "-A", "wordduel", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "wordduel", "beat"]
     assert services["beat"].get("deploy", {}).get("replicas") == 1
-    envs = [services[name]["environment"] for name in ("web", "worker", "beat")]
+    envs = [service_environment(name, EXAMPLE_SHELL) for name in ("web", "worker", "beat")]
     for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY"):
         # One database: each service may only name its connections (?application_name=).
         values = {env[key].split("?")[0] for env in envs}
