@@ -86,7 +86,7 @@ def your_move(match: Match, seats: list[Seat]) -> None:
     if match.to_move is None:
         return
     member_id = seats[match.to_move].member_id
-    if member_id is None:
+    if member_id is None or not _is_told(seats[match.to_move]):
         return
     record(
         [
@@ -111,8 +111,14 @@ def match_finished(match: Match, seats: list[Seat]) -> None:
             match_id=match.id,
         )
         for seat in seats
-        if seat.member_id is not None
+        if seat.member_id is not None and _is_told(seat)
     )
+
+
+def _is_told(seat: Seat) -> bool:
+    """Whether the seat's member hears of its matches: not an account that cannot sign in
+    (the computer's, in a practice match)."""
+    return seat.member is not None and seat.member.is_active
 
 
 def fixture_scheduled(match_id: int, member_ids: Iterable[int | None]) -> None:

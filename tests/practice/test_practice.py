@@ -168,3 +168,18 @@ def test_in_the_quick_start_a_thread_of_the_web_process_makes_the_move(alice, se
     assert match.turn_number == 2
     assert match.to_move == 0
     assert CommitReceipt.objects.filter(member=computer_member(), client_id="computer-1").exists()
+
+
+def test_the_computers_account_is_never_notified(
+    alice, eager_tasks, django_capture_on_commit_callbacks
+) -> None:
+    from notifications.models import Notice
+
+    match = start_practice(member=alice, level="hard")
+    for number in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            members_move(match, alice, seed=number)
+    match.refresh_from_db()
+    assert match.turn_number >= 6
+    assert not Notice.objects.filter(member=computer_member()).exists()
+    assert Notice.objects.filter(member=alice, match=match, kind="your_move").exists()
