@@ -13,20 +13,27 @@ import logging
 import random
 import threading
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
 from django.db import connections
+from django.db.models import F
+from django.utils import timezone
 
 from lexicon.difficulty import word_difficulty
 from lexicon.lexicon import get_lexicon
 from matches import services, visibility
 from matches.computer import computer_move
 from matches.engine import get_ruleset, word_graph
+from matches.models import Match
 from practice.models import ComputerOpponent
 from practice.services import computer_member
 
 logger = logging.getLogger(__name__)
+
+#: A computer's turn not made after this long is made by beat's sweep.
+STALLED_AFTER = timedelta(seconds=10)
 
 
 def run_computer_turn(match_id: int) -> str:
@@ -66,6 +73,32 @@ def play_computer_turn(match_id: int) -> str:
     return run_computer_turn(match_id)
 
 
+def stalled_computer_turns(*, now: datetime | None = None) -> list[int]:
+    """Live practice matches where the computer is to move and has not for ``STALLED_AFTER``
+    (its task was lost: a broker or worker outage)."""
+    cutoff = (now or timezone.now()) - STALLED_AFTER
+    return list(
+        Match.objects.filter(
+            status=Match.Status.LIVE,
+            computer__isnull=False,
+            to_move=F("computer__position"),
+            turn_started_at__lt=cutoff,
+        )
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
+@shared_task(name="practice.requeue_stalled_turns", ignore_result=True)
+def requeue_stalled_turns() -> list[int]:
+    """Beat's sweep: make each stalled computer's move now (safe to run twice at once: a
+    repeated request id is answered, not applied again)."""
+    stalled = stalled_computer_turns()
+    for match_id in stalled:
+        run_computer_turn(match_id)
+    return stalled
+
+
 def warm_up(lexicon: str = "enable") -> None:
     """Build what a first move needs (the word graph, the difficulty table) before it is
     needed, so that the computer's first answer is as quick as the others."""
@@ -97,13 +130,19 @@ def queue_computer_turn(match_id: int) -> None:
     """Have the computer move (called after the commit that made it its turn)."""
     if settings.CLOCK_IN_PROCESS:
         _in_thread(run_computer_turn, match_id)
-    else:
+        return
+    try:
         play_computer_turn.delay(match_id)
+    except Exception:  # the broker is down: logged (no sweep re-queues it yet)
+        logger.exception("match %s: could not queue the computer's turn", match_id)
 
 
 def queue_warm_up() -> None:
     """Warm the worker (or the web process, in the quick start) for the computer's moves."""
     if settings.CLOCK_IN_PROCESS:
         _in_thread(warm_up)
-    else:
+        return
+    try:
         warm_up_task.delay()
+    except Exception:  # only an optimisation: the first move then builds what it needs
+        logger.exception("could not queue the computer's warm-up")

@@ -370,6 +370,12 @@ CELERY_BEAT_SCHEDULE["notifications.sweep"] = {
     "schedule": NOTIFY_SWEEP_SECONDS,
     "options": {"expires": NOTIFY_SWEEP_SECONDS},
 }
+# Practice: a computer's move whose task was lost (a broker outage) is made by this sweep.
+CELERY_BEAT_SCHEDULE["practice.requeue_stalled_turns"] = {
+    "task": "practice.requeue_stalled_turns",
+    "schedule": 10.0,
+    "options": {"expires": 10.0},
+}
 # The quick start has no broker: a notice's task runs in the process, after the commit.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 # The queue tasks go to (test runs sharing one Redis each use their own).

@@ -183,3 +183,27 @@ def test_the_computers_account_is_never_notified(
     assert match.turn_number >= 6
     assert not Notice.objects.filter(member=computer_member()).exists()
     assert Notice.objects.filter(member=alice, match=match, kind="your_move").exists()
+
+
+def test_a_lost_computer_turn_is_made_by_the_sweep(
+    alice, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    from practice import tasks
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("the broker is down")
+
+    monkeypatch.setattr(tasks.play_computer_turn, "delay", broker_down)
+    match = start_practice(member=alice, level="normal")
+    with django_capture_on_commit_callbacks(execute=True):
+        members_move(match, alice, seed=4)  # the queueing fails (logged), the move stands
+    match.refresh_from_db()
+    assert match.turn_number == 1
+    assert tasks.requeue_stalled_turns() == []  # not stalled yet: its task may be on its way
+    Match.objects.filter(pk=match.pk).update(
+        turn_started_at=match.turn_started_at - tasks.STALLED_AFTER
+    )
+    assert tasks.requeue_stalled_turns() == [match.id]
+    match.refresh_from_db()
+    assert match.turn_number == 2
+    assert tasks.requeue_stalled_turns() == []
