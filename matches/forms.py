@@ -40,11 +40,13 @@ class DateTimeLocalInput(forms.DateTimeInput):
 
 
 def find_member(username: str) -> Member | None:
-    """A member by username: exact first, then ignoring case when that is unambiguous."""
+    """A member by username: exact first, then ignoring case when that is unambiguous. Only
+    accounts that can sign in (not the computer's: it plays practice matches only)."""
     username = username.strip()
-    member = Member.objects.filter(username=username).first()
+    members = Member.objects.filter(is_active=True)
+    member = members.filter(username=username).first()
     if member is None:
-        candidates = list(Member.objects.filter(username__iexact=username)[:2])
+        candidates = list(members.filter(username__iexact=username)[:2])
         member = candidates[0] if len(candidates) == 1 else None
     return member
 

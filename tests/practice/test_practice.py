@@ -207,3 +207,23 @@ def test_a_lost_computer_turn_is_made_by_the_sweep(
     match.refresh_from_db()
     assert match.turn_number == 2
     assert tasks.requeue_stalled_turns() == []
+
+
+def test_an_organiser_cannot_seat_the_computer_in_a_fixture(alice, organiser) -> None:
+    """It plays practice matches only (a fixture's seat would wait for a move never made)."""
+    start_practice(member=alice)  # the computer's account exists
+    client = Client()
+    client.force_login(organiser)
+    form = {
+        "fixture-name": "Against the machine",
+        "fixture-ruleset": "word-duel",
+        "fixture-visibility": "public",
+        "fixture-no_show_minutes": "30",
+        "fixture-first": "alice",
+        "fixture-second": computer_member().username,
+        "fixture-utc_offset": "0",
+    }
+    response = client.post("/organise/fixture/", form)
+    assert response.status_code == 400
+    assert "There is no member called" in response.content.decode()
+    assert not Match.objects.filter(name="Against the machine").exists()
