@@ -118,3 +118,42 @@ def set_level(*, match_id: int, member: Member, level: str) -> ComputerOpponent:
         opponent.level = chosen
         opponent.save(update_fields=["level"])
     return opponent
+
+
+def seat_computer(*, match_id: int, organiser: Member, position: int, level: str) -> Match:
+    """An organiser fills an empty seat of a scheduled, unrated fixture with the computer (a
+    bye filler). A full fixture opens as with any seating; if the computer is then to move,
+    its move is queued after the commit (and beat's sweep makes any it misses)."""
+    if not (getattr(organiser, "is_authenticated", False) and organiser.is_organiser):
+        raise PracticeRefused("Only organisers can seat the computer.")
+    chosen = _checked_level(level)
+    if position not in (0, 1):
+        raise PracticeRefused("Choose First or Second.")
+    computer = computer_member()
+    with transaction.atomic():
+        try:
+            match = locked_match(match_id)
+        except MatchMissing:
+            raise PracticeRefused("There is no such match.") from None
+        if match.status != Match.Status.SCHEDULED:
+            raise PracticeRefused("The computer can only fill a seat before the match begins.")
+        if match.rated:
+            raise PracticeRefused("The computer cannot play a rated match.")
+        seats = locked_seats(match)
+        seat = seats[position]
+        if seat.member_id is not None:
+            raise PracticeRefused("That seat is taken.")
+        if any(other.member_id == computer.pk for other in seats):
+            raise PracticeRefused("The computer already sits in this match.")
+        ComputerOpponent.objects.create(match=match, position=position, level=chosen)
+        now = _now()
+        seat.member = computer
+        seat.seated_at = now
+        seat.save(update_fields=["member", "seated_at"])
+        events = after_seating(match, seats, now=now)
+        publish_on_commit(events)
+        if match.status == Match.Status.LIVE and match.to_move == position:
+            from practice.tasks import queue_computer_turn  # noqa: PLC0415 (tasks import us)
+
+            transaction.on_commit(lambda: queue_computer_turn(match.id), robust=True)
+    return match

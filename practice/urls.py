@@ -9,4 +9,5 @@ app_name = "practice"
 urlpatterns = [
     path("", views.start, name="start"),
     path("<int:match_id>/level/", views.level, name="level"),
+    path("<int:match_id>/seat/", views.seat, name="seat"),
 ]

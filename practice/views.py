@@ -43,3 +43,25 @@ def level(request: HttpRequest, match_id: int) -> HttpResponse:
     else:
         messages.success(request, f"The computer now plays {opponent.get_level_display()}.")
     return redirect("match", match_id=match_id)
+
+
+@require_POST
+@login_required
+def seat(request: HttpRequest, match_id: int) -> HttpResponse:
+    """An organiser seats the computer in an empty seat of a scheduled fixture."""
+    try:
+        services.seat_computer(
+            match_id=match_id,
+            organiser=request.user,  # type: ignore[arg-type]
+            position=_position(request.POST.get("position")),
+            level=str(request.POST.get("level", "normal")),
+        )
+    except services.PracticeRefused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, "The computer has taken the seat.")
+    return redirect("match", match_id=match_id)
+
+
+def _position(raw: object) -> int:
+    return {"0": 0, "1": 1}.get(str(raw), -1)

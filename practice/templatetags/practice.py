@@ -1,5 +1,6 @@
-"""``{% computer_level match_id %}``: on a practice match's page, the level form for the member
-the computer plays (nothing for anyone else)."""
+"""``{% computer_level match_id %}``: on a match's page, the computer's level form for the member
+it plays, or for an organiser the form that seats it in an empty seat of a scheduled fixture
+(nothing for anyone else); ``{% play_computer_form %}``: the home page's start form."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from django import template
 
+from matches.models import Match
 from practice.models import LEVELS, ComputerOpponent
 
 register = template.Library()
@@ -27,7 +29,23 @@ def computer_level(context: dict[str, Any], match_id: int) -> dict[str, Any]:
         "opponent": opponent if plays_it else None,
         "levels": LEVELS,
         "csrf_token": context.get("csrf_token"),
+        "match_id": match_id,
+        "free_seats": _free_seats(match_id, user) if opponent is None else [],
     }
+
+
+def _free_seats(match_id: int, user: Any) -> list[tuple[int, str]]:
+    """For an organiser: the empty seats of a scheduled, unrated fixture the computer may
+    fill, as (position, label)."""
+    if user is None or not user.is_authenticated or not user.is_organiser:
+        return []
+    match = Match.objects.filter(pk=match_id, status=Match.Status.SCHEDULED, rated=False).first()
+    if match is None:
+        return []
+    return [
+        (seat.position, seat.get_position_display())
+        for seat in match.seats.filter(member__isnull=True).order_by("position")
+    ]
 
 
 @register.inclusion_tag("practice/_start.html", takes_context=True)

@@ -227,3 +227,109 @@ def test_an_organiser_cannot_seat_the_computer_in_a_fixture(alice, organiser) ->
     assert response.status_code == 400
     assert "There is no member called" in response.content.decode()
     assert not Match.objects.filter(name="Against the machine").exists()
+
+
+# -- the computer as a bye filler in an organiser's fixture -----------------------------------
+
+
+def test_an_organiser_seats_the_computer_and_it_opens_the_match(
+    organiser, alice, make_fixture, eager_tasks, django_capture_on_commit_callbacks
+) -> None:
+    from practice.services import seat_computer
+
+    fixture = make_fixture(second=alice, name="Bye round")
+    with django_capture_on_commit_callbacks(execute=True):
+        seat_computer(match_id=fixture.id, organiser=organiser, position=0, level="hard")
+    fixture.refresh_from_db()
+    assert fixture.status == Match.Status.LIVE
+    assert fixture.turn_number == 1  # the computer, First, has opened
+    assert fixture.to_move == 1
+    assert Turn.objects.get(match=fixture, number=1).position == 0
+    assert ComputerOpponent.objects.get(match=fixture).level == "hard"
+    # ... and then answers alice like in any practice match.
+    with django_capture_on_commit_callbacks(execute=True):
+        members_move(fixture, alice, seed=5)
+    fixture.refresh_from_db()
+    assert fixture.turn_number == 3
+
+
+def test_a_fixture_that_opens_at_kick_off_gets_the_computers_move_from_the_sweep(
+    organiser, alice, make_fixture, django_capture_on_commit_callbacks
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches import services
+    from practice import tasks
+    from practice.services import seat_computer
+
+    fixture = make_fixture(first=None, second=alice, kickoff_at=timezone.now() + timedelta(hours=1))
+    seat_computer(match_id=fixture.id, organiser=organiser, position=0, level="easy")
+    fixture.refresh_from_db()
+    assert fixture.status == Match.Status.SCHEDULED
+    Match.objects.filter(pk=fixture.pk).update(kickoff_at=timezone.now() - timedelta(seconds=1))
+    services.open_due_matches()
+    fixture.refresh_from_db()
+    assert fixture.status == Match.Status.LIVE
+    assert fixture.to_move == 0
+    Match.objects.filter(pk=fixture.pk).update(
+        turn_started_at=fixture.turn_started_at - tasks.STALLED_AFTER
+    )
+    assert tasks.requeue_stalled_turns() == [fixture.id]
+    fixture.refresh_from_db()
+    assert fixture.turn_number == 1
+
+
+@pytest.mark.parametrize(
+    ("who", "change", "message"),
+    [
+        ("alice", {}, "Only organisers"),
+        ("organiser", {"rated": True}, "rated match"),
+        ("organiser", {"position": 1}, "That seat is taken"),
+        ("organiser", {"level": "expert"}, "easy, normal or hard"),
+        ("organiser", {"position": 2}, "First or Second"),
+    ],
+)
+def test_seating_the_computer_is_refused_with_the_reason(
+    organiser, alice, make_fixture, who, change, message
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from practice.services import seat_computer
+
+    fixture = make_fixture(second=alice, kickoff_at=timezone.now() + timedelta(hours=1))
+    if change.get("rated"):
+        Match.objects.filter(pk=fixture.pk).update(rated=True)
+    member = {"alice": alice, "organiser": organiser}[who]
+    with pytest.raises(PracticeRefused, match=message):
+        seat_computer(
+            match_id=fixture.id,
+            organiser=member,
+            position=change.get("position", 0),
+            level=change.get("level", "normal"),
+        )
+    assert not ComputerOpponent.objects.filter(match=fixture).exists()
+    assert fixture.seats.get(position=0).member_id is None
+
+
+def test_the_match_page_offers_an_organiser_the_empty_seat(organiser, alice, make_fixture) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    fixture = make_fixture(second=alice, kickoff_at=timezone.now() + timedelta(hours=1))
+    client = Client()
+    client.force_login(organiser)
+    page = client.get(f"/matches/{fixture.id}/").content.decode()
+    assert 'id="seat-computer"' in page
+    member = Client()
+    member.force_login(alice)
+    assert 'id="seat-computer"' not in member.get(f"/matches/{fixture.id}/").content.decode()
+    seated = client.post(
+        f"/practice/{fixture.id}/seat/", {"position": "0", "level": "normal"}, follow=True
+    )
+    assert "The computer has taken the seat." in seated.content.decode()
+    assert fixture.seats.get(position=0).member == computer_member()
