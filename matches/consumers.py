@@ -39,6 +39,8 @@ from matches.schemas import (
     ErrorFrame,
     MatchView,
     RefusedAck,
+    ResignedAck,
+    ResignRequest,
     SeatedAck,
     Shape,
     SnapshotFrame,
@@ -252,14 +254,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         client_id = request.id
         try:
-            if not isinstance(request, CommitRequest) and not await self._signed_in_or_told(
-                client_id
-            ):
-                return  # (a commit checks the session in its own worker-thread call)
+            checks_its_own_session = isinstance(request, CommitRequest | ResignRequest)
+            if not checks_its_own_session and not await self._signed_in_or_told(client_id):
+                return  # (a commit or resign checks the session in its worker-thread call)
             if isinstance(request, SyncRequest):
                 await self._resync(request)
             elif isinstance(request, TakeSeatRequest):
                 await self._take_seat(request)
+            elif isinstance(request, ResignRequest):
+                await self._resign(request)
             else:
                 await self._commit(request)
         except services.MatchMissing:
@@ -314,6 +317,30 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._send(
             AcceptedAck(id=request.id, replayed=committed.replayed, **dict(committed.answer))
         )
+
+    async def _resign(self, request: ResignRequest) -> None:
+        """One call of ``services.match_resign``; the ``ended`` news reaches every watcher."""
+        if self.member_id is None:
+            await self._error(*SIGN_IN_TO_PLAY, client_id=request.id)
+            return
+        try:
+            resigned = await self._as_member(
+                services.match_resign, match_id=self.match_id, client_id=request.id
+            )
+        except services.ServiceError as refusal:
+            stale = isinstance(refusal, services.MoveRefused) and refusal.needs_resync
+            await self._send(
+                RefusedAck(
+                    id=request.id,
+                    code=refusal.code,
+                    message=refusal.message,
+                    replayed=refusal.replayed,
+                    snapshot=await self._fresh_view() if stale else None,
+                )
+            )
+            return
+        if resigned is not None:
+            await self._send(ResignedAck(id=request.id, replayed=resigned.replayed))
 
     async def _take_seat(self, request: TakeSeatRequest) -> None:
         if self.member_id is None:

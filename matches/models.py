@@ -72,6 +72,7 @@ class Match(models.Model):
         FORFEIT = "forfeit", "Forfeit"
         NO_SHOW = "no_show", "No-show"
         ABANDONED = "abandoned", "Both seats empty"
+        RESIGNED = "resigned", "Resignation"
 
     name = models.CharField(max_length=120)
     tournament = models.ForeignKey(
@@ -244,10 +245,11 @@ class CommitReceipt(models.Model):
     class Kind(models.TextChoices):
         MOVE = "move", "Move"
         SEAT = "seat", "Seat"
+        RESIGN = "resign", "Resignation"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
     kind = models.CharField(
-        max_length=4, choices=Kind.choices, default=Kind.MOVE, db_default=Kind.MOVE
+        max_length=6, choices=Kind.choices, default=Kind.MOVE, db_default=Kind.MOVE
     )
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     client_id = models.CharField(max_length=64)

@@ -22,12 +22,15 @@ from matches.schemas import (
     MAX_FRAME_BYTES,
     PassRequest,
     PlayRequest,
+    ResignRequest,
     SwapRequest,
     SyncRequest,
     TakeSeatRequest,
 )
 
-Request: TypeAlias = SyncRequest | TakeSeatRequest | PlayRequest | SwapRequest | PassRequest
+Request: TypeAlias = (
+    SyncRequest | TakeSeatRequest | PlayRequest | SwapRequest | PassRequest | ResignRequest
+)
 CommitRequest: TypeAlias = PlayRequest | SwapRequest | PassRequest
 
 REQUESTS: dict[str, type[BaseModel]] = {
@@ -36,6 +39,7 @@ REQUESTS: dict[str, type[BaseModel]] = {
     "pass": PassRequest,
     "sync": SyncRequest,
     "take_seat": TakeSeatRequest,
+    "resign": ResignRequest,
 }
 REQUEST_TYPES = tuple(REQUESTS)
 COMMIT_TYPES = ("play", "swap", "pass")

@@ -53,7 +53,9 @@ When = Annotated[
 Seat = Annotated[int, Field(ge=0, le=1, description="0 is First, 1 is Second.")]
 Status = Literal["scheduled", "live", "finished", "abandoned"]
 Result = Literal["", "first", "second", "draw"]
-EndReason = Literal["", "played_out", "six_scoreless", "forfeit", "no_show", "abandoned"]
+EndReason = Literal[
+    "", "played_out", "six_scoreless", "forfeit", "no_show", "abandoned", "resigned"
+]
 MoveKind = Literal["play", "swap", "pass"]
 Visibility = Literal["public", "members"]
 
@@ -418,9 +420,16 @@ class PassRequest(Request):
     turn: TurnNumber
 
 
+class ResignRequest(Request):
+    """Resign the match, on any turn (yours or not): the opponent wins."""
+
+    type: Literal["resign"]
+    id: ClientId
+
+
 CommitRequest = PlayRequest | SwapRequest | PassRequest
 ClientFrame = Annotated[
-    SyncRequest | TakeSeatRequest | PlayRequest | SwapRequest | PassRequest,
+    SyncRequest | TakeSeatRequest | PlayRequest | SwapRequest | PassRequest | ResignRequest,
     Field(discriminator="type"),
 ]
 
@@ -481,6 +490,17 @@ class SeatedAck(Seated):
     snapshot: MatchView
 
 
+class ResignedAck(Shape):
+    """The answer to ``resign`` that was applied: the match is over, the opponent won (the
+    ``ended`` event follows, to everyone)."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    accepted: Literal[True] = True
+    replayed: bool
+    code: Literal["resigned"] = "resigned"
+
+
 class _Event(Shape):
     match_id: int
 
@@ -522,13 +542,14 @@ EVENT_FRAMES: dict[str, type[_Event]] = {
     "ended": EndedFrame,
     "key_rotated": KeyRotatedFrame,
 }
-AckFrame = AcceptedAck | RefusedAck | SeatedAck
+AckFrame = AcceptedAck | RefusedAck | SeatedAck | ResignedAck
 ServerFrame = (
     SnapshotFrame
     | ErrorFrame
     | AcceptedAck
     | RefusedAck
     | SeatedAck
+    | ResignedAck
     | TurnFrame
     | RackFrame
     | OpenedFrame

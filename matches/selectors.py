@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import F, QuerySet
 
 from matches import visibility
-from matches.models import Match, Tournament
+from matches.models import Match, Seat, Tournament
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -108,12 +108,22 @@ class Standing:
         return self.won + self.drawn / 2
 
 
+def _resigned_spread(match: Match, seat: Seat, other: Seat) -> int:
+    """A resignation's spread: the scores as they stood, but never in the favour of the
+    player who resigned (resigning must not be a cheaper loss than playing on, nor a
+    lead kept by giving up)."""
+    difference = seat.score - other.score
+    won = match.result == (Match.Result.FIRST, Match.Result.SECOND)[seat.position]
+    return max(difference, 0) if won else min(difference, 0)
+
+
 def standings(tournament: Tournament) -> list[Standing]:
     """The table: ordered by wins (a draw counts half), then spread, then name.
 
     Only finished matches count. A forfeit or no-show is a win for the other player
     (and a loss for the defaulter) but adds nothing to either spread, as its scores were
-    not settled on the board; an abandoned match counts for nobody.
+    not settled on the board; a resignation counts the scores as they stood, never in the
+    resigner's favour; an abandoned match counts for nobody.
     """
     table: dict[int, Standing] = {}
     for player in tournament.players.all():
@@ -140,6 +150,8 @@ def standings(tournament: Tournament) -> list[Standing]:
                 line.lost += 1
             if match.end_reason in _ON_THE_BOARD:
                 line.spread += seat.score - other.score
+            elif match.end_reason == Match.EndReason.RESIGNED:
+                line.spread += _resigned_spread(match, seat, other)
     return sorted(table.values(), key=lambda s: (-s.points, -s.spread, s.name.lower()))
 
 

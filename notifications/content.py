@@ -25,6 +25,7 @@ _REASONS = {
     Match.EndReason.NO_SHOW: "by no-show",
     Match.EndReason.SIX_SCORELESS: "after six scoreless turns",
     Match.EndReason.PLAYED_OUT: "played out",
+    Match.EndReason.RESIGNED: "by resignation",
 }
 
 

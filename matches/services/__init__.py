@@ -9,6 +9,7 @@ these; nothing else writes a match.
 - :mod:`.fixtures`: scheduling fixtures and round robins;
 - :mod:`.seating`: taking a seat, replacing the viewing link;
 - :mod:`.play`: a play, swap or pass;
+- :mod:`.resignation`: a player resigns;
 - :mod:`.clock`: deadlines on a look, and the sweeps;
 - :mod:`.bag`: a player's randomness for the bag.
 """
@@ -34,6 +35,7 @@ from matches.services.errors import (
 )
 from matches.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
 from matches.services.play import Committed, match_commit
+from matches.services.resignation import Resigned, match_resign
 from matches.services.seating import SeatTaken, match_rotate_viewing_key, match_take_seat
 
 __all__ = [
@@ -41,9 +43,11 @@ __all__ = [
     "ContributionRefused",
     "InvalidFixture",
     "MatchMissing",
+    "MembershipRequired",
     "MoveRefused",
     "NotAllowed",
     "RequestIdTaken",
+    "Resigned",
     "SeatTaken",
     "SeatUnavailable",
     "ServiceError",
@@ -55,6 +59,7 @@ __all__ = [
     "match_apply_deadlines",
     "match_commit",
     "match_contribute_entropy",
+    "match_resign",
     "match_rotate_viewing_key",
     "match_take_seat",
     "open_due_matches",

@@ -153,9 +153,18 @@ def replay(access: MatchAccess, turn: int) -> Replay:
 
 
 def _gcg_notes(match: Match, seats: list[Seat]) -> list[str]:
-    """Why a match ended when no rack line says so (a forfeit, a no-show)."""
+    """Why a match ended when no rack line says so (a forfeit, a no-show, a resignation).
+
+    GCG has no event for a resignation (its move lines are plays, exchanges, passes,
+    challenges, time penalties and end-of-game racks), so, like a forfeit, it is a
+    ``#note`` after the last move, which readers show and keep.
+    """
     if match.end_reason in (Match.EndReason.FORFEIT, Match.EndReason.NO_SHOW):
         return [f"{result_text(match, seats)}: {match.get_end_reason_display().lower()}."]
+    if match.end_reason == Match.EndReason.RESIGNED:
+        loser = seats[0 if match.result == Match.Result.SECOND else 1]
+        who = seat_name(loser) or loser.get_position_display()
+        return [f"{who} ({loser.get_position_display()}) resigned. {result_text(match, seats)}."]
     return []
 
 

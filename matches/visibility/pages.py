@@ -71,6 +71,16 @@ def result_text(match: Match, seats: list[Seat]) -> str:
     return "No result"
 
 
+def end_line(match: Match, seats: list[Seat]) -> str:
+    """The move list's last line when the game ended off the board by a player's act: who
+    resigned (the resigner is the seat that lost)."""
+    if match.end_reason != Match.EndReason.RESIGNED:
+        return ""
+    loser = seats[0 if match.result == Match.Result.SECOND else 1]
+    who = seat_name(loser) or loser.get_position_display()
+    return f"{who} ({loser.get_position_display()}) resigned."
+
+
 # ---------------------------------------------------------------- lists
 
 
@@ -320,6 +330,7 @@ class MatchPage:
     board_rules: BoardRules
     columns: list[str]
     move_lines: list[MoveLine]
+    end_line: str
     final_score_rows: list[ScoreRow]
     can_rotate_key: bool
     is_member: bool
@@ -353,6 +364,7 @@ def match_page(access: MatchAccess) -> MatchPage:
         board_rules=board_rules(match.ruleset),
         columns=[chr(ord("A") + c) for c in range(view.board_size)],
         move_lines=move_lines(view),
+        end_line=end_line(match, seats),
         final_score_rows=final_score_rows(view.final_score, view.seats),
         can_rotate_key=can_rotate_key(match, viewer),
         is_member=viewer.is_member,

@@ -26,11 +26,13 @@ FRAMES: dict[str, Any] = {
     "PassRequest": schemas.PassRequest,
     "SyncRequest": schemas.SyncRequest,
     "TakeSeatRequest": schemas.TakeSeatRequest,
+    "ResignRequest": schemas.ResignRequest,
     "SnapshotFrame": schemas.SnapshotFrame,
     "ErrorFrame": schemas.ErrorFrame,
     "AcceptedAck": schemas.AcceptedAck,
     "RefusedAck": schemas.RefusedAck,
     "SeatedAck": schemas.SeatedAck,
+    "ResignedAck": schemas.ResignedAck,
     "TurnFrame": schemas.TurnFrame,
     "RackFrame": schemas.RackFrame,
     "OpenedFrame": schemas.OpenedFrame,
@@ -38,7 +40,14 @@ FRAMES: dict[str, Any] = {
     "EndedFrame": schemas.EndedFrame,
     "KeyRotatedFrame": schemas.KeyRotatedFrame,
 }
-CLIENT = ["PlayRequest", "SwapRequest", "PassRequest", "SyncRequest", "TakeSeatRequest"]
+CLIENT = [
+    "PlayRequest",
+    "SwapRequest",
+    "PassRequest",
+    "SyncRequest",
+    "TakeSeatRequest",
+    "ResignRequest",
+]
 
 
 def protocol_document() -> str:
