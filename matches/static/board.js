@@ -56,6 +56,10 @@ function start(root) {
     matchStatus: $("match-status"),
     shareSlot: $("share-slot"),
     finalScoreSlot: $("final-score-slot"),
+    lastMove: $("last-move"),
+    lastMoveText: $("last-move-text"),
+    showLastPlay: $("show-last-play"),
+    unseen: $("unseen"),
     blankDialog: $("blank-dialog"),
   };
 
@@ -71,6 +75,8 @@ function start(root) {
     focus: { row: CENTRE, col: CENTRE },
     pending: new Map(), // request id -> frame, until its ack comes (resent after a reconnect)
     acked: new Set(), // turn numbers of the moves this page made (others came from elsewhere)
+    tileSet: null, // every tile of the game, as the last snapshot's unseen count implies
+    showing: null, // the last play being shown again: {tiles, before, shown, timer}
   };
   let tileSeq = 0;
 
@@ -163,12 +169,16 @@ function start(root) {
   function renderBoard() {
     const shown = view();
     if (!shown) return;
-    const last = lastPlay(shown);
-    const staging = !state.replay;
+    // While the last play is shown again: the board before it, with its tiles so far.
+    const showing = state.replay ? null : state.showing;
+    const board = showing ? showingBoard(showing) : shown.board;
+    const last = showing ? showingSquares(showing) : lastPlay(shown);
+    const newest = showing && showing.shown ? showing.tiles[showing.shown - 1] : null;
+    const staging = !state.replay && !showing;
     for (let row = 0; row < SIZE; row++) {
       for (let col = 0; col < SIZE; col++) {
         const td = cells[row][col];
-        const char = shown.board[row][col];
+        const char = board[row][col];
         const premium = PREMIUM[rules.layout[row][col]];
         const star = row === CENTRE && col === CENTRE;
         const staged = staging ? stagedAt(row, col) : null;
@@ -182,6 +192,7 @@ function start(root) {
           classes.push("tile");
           if (blank) classes.push("blank");
           if (last.has(row * SIZE + col)) classes.push("last");
+          if (newest && newest.row === row && newest.col === col) classes.push("appearing");
           td.append(make("span", { class: "letter", text: letter }));
           if (!blank) td.append(make("span", { class: "value", text: valueOf(letter) }));
           label = `${name}, ${letter}${blank ? ", blank" : ""}${last.has(row * SIZE + col) ? ", last move" : ""}`;
@@ -395,7 +406,9 @@ function start(root) {
       sendTilesBack();
       say(STALE);
     }
+    if (before && before.board.join() !== snapshot.board.join()) stopShowing(false);
     state.live = snapshot;
+    state.tileSet = wholeSet(snapshot);
     root.dataset.synced = "yes"; // a hook for tests and styles: the page shows the server's state
     if (snapshot.rack) setRack(snapshot.rack, snapshot.turn_number);
     else if (snapshot.your_seat === null) { state.rack = []; state.rackTurn = -1; recallAll(); }
@@ -411,6 +424,7 @@ function start(root) {
       send({ type: "sync" }); // a gap: ask for the whole picture
       return;
     }
+    stopShowing(false); // a new move: the board shown is the live one again
     const board = live.board.map((line) => line.split(""));
     for (const t of move.tiles) board[t.row][t.col] = t.blank ? t.letter.toLowerCase() : t.letter.toUpperCase();
     Object.assign(live, {
@@ -716,6 +730,7 @@ function start(root) {
 
   async function showTurn(turn, { push = true } = {}) {
     const ticket = ++replaySeq;
+    stopShowing(false);
     const url = new URL(root.dataset.replayUrl, location.href);
     url.searchParams.set("turn", turn);
     if (key) url.searchParams.set("key", key);
@@ -736,6 +751,7 @@ function start(root) {
 
   function showLive({ push = true } = {}) {
     replaySeq += 1;
+    stopShowing(false);
     state.replay = null;
     setTurnInUrl(null, push);
     render();
@@ -762,6 +778,149 @@ function start(root) {
     if (turn === null) showLive({ push: false });
     else showTurn(Number(turn), { push: false });
   });
+
+  // ------------------------------------------------------------------ the last play, again
+
+  // The outlined play can be shown again as it was made (as Reword's replay icon does): the
+  // board as it was before it, then its tiles one at a time in the order they spell. Under
+  // reduced motion they still come one at a time, without the pop-in (wordduel.css).
+  const SHOW_PAUSE_MS = 800; // the board before the play, before its first tile
+  const SHOW_STEP_MS = 600; // between tiles, and the whole play held before going live
+
+  function lastPlayMove(snapshot) {
+    for (let i = snapshot.moves.length - 1; i >= 0; i--) {
+      if (snapshot.moves[i].kind === "play") return snapshot.moves[i];
+    }
+    return null;
+  }
+
+  const playWords = (move) => move.words.map((w) => (w.tiles || w.word || "").toUpperCase()).join(", ");
+
+  function showingBoard(showing) {
+    const board = showing.before.map((line) => [...line]);
+    for (const t of showing.tiles.slice(0, showing.shown)) {
+      board[t.row][t.col] = t.blank ? t.letter.toLowerCase() : t.letter.toUpperCase();
+    }
+    return board.map((line) => line.join(""));
+  }
+
+  const showingSquares = (showing) => new Set(showing.tiles.slice(0, showing.shown).map((t) => t.row * SIZE + t.col));
+
+  function showLastPlay() {
+    const live = state.live;
+    const move = live && !state.replay ? lastPlayMove(live) : null;
+    if (!move) return;
+    stopShowing(false);
+    // In reading order: along the word, as it is spelt.
+    const tiles = [...move.tiles].sort((a, b) => a.row - b.row || a.col - b.col);
+    const before = live.board.map((line) => [...line]);
+    for (const t of tiles) before[t.row][t.col] = ".";
+    state.showing = { tiles, before: before.map((line) => line.join("")), shown: 0, timer: null };
+    root.classList.add("showing-last");
+    const seat = live.seats.find((s) => s.position === move.position);
+    const steps = tiles.map((t) => `${t.letter}${t.blank ? " (blank)" : ""} on ${squareName(t.row, t.col)}`);
+    say(`${seat ? seatName(seat) : ""}'s ${playWords(move)}, again: ${steps.join(", ")}.`);
+    render();
+    state.showing.timer = setTimeout(stepShowing, SHOW_PAUSE_MS);
+  }
+
+  function stepShowing() {
+    const showing = state.showing;
+    if (!showing) return;
+    showing.shown += 1;
+    renderBoard();
+    const done = showing.shown >= showing.tiles.length;
+    showing.timer = setTimeout(done ? () => stopShowing() : stepShowing, SHOW_STEP_MS * (done ? 2 : 1));
+  }
+
+  function stopShowing(redraw = true) {
+    if (!state.showing) return;
+    clearTimeout(state.showing.timer);
+    state.showing = null;
+    root.classList.remove("showing-last");
+    if (redraw) render();
+  }
+
+  function renderLastMove() {
+    const live = state.live;
+    const last = live.moves[live.moves.length - 1];
+    const play = lastPlayMove(live);
+    el.lastMove.hidden = !last || !!state.replay;
+    if (el.lastMove.hidden) return;
+    el.lastMoveText.textContent = `Last move: ${describeMove(last, live.seats)}.`;
+    el.showLastPlay.hidden = !play;
+    if (!play) return;
+    const seat = live.seats.find((s) => s.position === play.position);
+    const what = `${seat ? seatName(seat) : ""}'s ${playWords(play)}`;
+    // The name starts with the words on the button, for those who speak to their browser.
+    const [icon, label, name] = state.showing
+      ? ["■", "Stop", `Stop showing ${what}`]
+      : ["↺", "Show again", `Show again: ${what}, tile by tile`];
+    el.showLastPlay.replaceChildren(make("span", { "aria-hidden": "true", text: icon }), ` ${label}`);
+    el.showLastPlay.setAttribute("aria-label", name);
+  }
+
+  el.showLastPlay.addEventListener("click", () => {
+    if (state.showing) stopShowing();
+    else showLastPlay();
+  });
+
+  // ------------------------------------------------------------------ the unseen tiles
+
+  // The server counts the tiles this viewer has not seen in every snapshot: the whole set
+  // less the board (a blank as "?") and their own rack. Until the next snapshot the page
+  // moves that count on with the board and rack it is shown, since unseen + board + own rack
+  // is always the whole set.
+  const TRACKER_ORDER = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ", "?"];
+  const VOWELS = new Set("AEIOU");
+
+  function boardTiles(board) {
+    const tiles = [];
+    for (const line of board) {
+      for (const char of line) if (char !== ".") tiles.push(char === char.toUpperCase() ? char : "?");
+    }
+    return tiles;
+  }
+
+  function tally(tiles, counts, sign) {
+    for (const tile of tiles) counts[tile] = (counts[tile] || 0) + sign;
+    return counts;
+  }
+
+  function wholeSet(snapshot) {
+    if (!snapshot.unseen) return state.tileSet;
+    const set = Object.fromEntries(snapshot.unseen.tiles.map((t) => [t.tile, t.count]));
+    tally(boardTiles(snapshot.board), set, 1);
+    return tally(snapshot.rack || [], set, 1);
+  }
+
+  function renderUnseen() {
+    const shown = view();
+    const live = state.live;
+    el.unseen.hidden = live.status === "scheduled" || !state.tileSet;
+    if (el.unseen.hidden) return;
+    const mine = shown.your_seat;
+    // A move of ours and its new rack arrive apart (either first): until both are here, the
+    // counts shown stay (they would take the played tiles off twice, or not at all).
+    const rackBehind = live.moves.some((m) => m.position === mine && m.number > state.rackTurn);
+    if (!state.replay && seated() && (rackBehind || state.rackTurn > live.turn_number)) return;
+    const rack = state.replay ? state.replay.rack || [] : state.rack.map((t) => t.letter);
+    const counts = tally(rack, tally(boardTiles(shown.board), { ...state.tileSet }, -1), -1);
+    const tiles = TRACKER_ORDER.filter((tile) => counts[tile] > 0);
+    const total = tiles.reduce((sum, tile) => sum + counts[tile], 0);
+    const vowels = tiles.filter((tile) => VOWELS.has(tile)).reduce((sum, tile) => sum + counts[tile], 0);
+    const blanks = counts["?"] > 0 ? counts["?"] : 0;
+    $("unseen-summary").textContent = `${total} unseen: ${plural(vowels, "vowel")}, `
+      + `${plural(total - vowels - blanks, "consonant")}, ${plural(blanks, "blank")}.`;
+    $("unseen-tiles").replaceChildren(...tiles.map((tile) => make("li", { "data-tile": tile, "data-count": counts[tile] },
+      make("b", {}, tile, tile === "?" ? make("span", { class: "visually-hidden", text: " (blank)" }) : null),
+      ` ×${counts[tile]}`)));
+    const others = shown.seats.filter((s) => s.position !== mine);
+    const onRacks = others.reduce((sum, s) => sum + s.rack_count, 0);
+    $("unseen-where").textContent = mine === null || mine === undefined
+      ? `In the bag (${shown.bag_count}) and on the racks (${onRacks}).`
+      : `In the bag (${shown.bag_count}) and on ${seatName(others[0])}'s rack (${onRacks}).`;
+  }
 
   // ------------------------------------------------------------------ drawing the rest
 
@@ -1091,6 +1250,8 @@ function start(root) {
     renderRack();
     renderReplay();
     renderFinalScore();
+    renderLastMove();
+    renderUnseen();
     renderFairBag();
     renderShare();
   }
@@ -1110,6 +1271,7 @@ function start(root) {
   });
 
   async function onSquare(row, col, { advance }) {
+    stopShowing(); // back to the live board, to play on it
     if (!canStage()) return;
     const staged = stagedAt(row, col);
     if (staged && state.picked === null) {
@@ -1133,6 +1295,7 @@ function start(root) {
   el.rackSlot.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-tile]");
     if (!button) return;
+    stopShowing();
     const id = button.dataset.tile;
     if (state.mode === "swap") {
       if (state.swapPicks.has(id)) state.swapPicks.delete(id);
@@ -1146,6 +1309,7 @@ function start(root) {
   el.controls.addEventListener("click", (event) => {
     const action = event.target.closest("button[data-action]")?.dataset.action;
     if (!action) return;
+    stopShowing();
     if (action === "play") playWord();
     else if (action === "recall") { recallAll(); hint("Your tiles are back on the rack."); render(); }
     else if (action === "shuffle") {
@@ -1227,6 +1391,10 @@ function start(root) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     if (event.target.closest("input, textarea, select, dialog, summary")) return;
+    if (state.showing && event.key === "Escape") {
+      stopShowing();
+      return;
+    }
     const onBoard = boardHasFocus();
     if (onBoard && ARROWS[event.key]) {
       const [dr, dc] = ARROWS[event.key];
