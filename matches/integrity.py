@@ -1,6 +1,7 @@
 """Invariants every match must hold, checked from the database (``check_integrity``).
 
-Tiles are conserved, the move log is contiguous and alternates seats, every move is the one
+Tiles are conserved, the move log is contiguous, alternates seats and keeps its hash chain
+(no turn changed after it was published), every move is the one
 accepted request that made it, scores add up, and the status agrees with the log and the
 deadlines. Tests call :func:`match_problems` after what they do.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from matches.chain import chain_problems
 from matches.engine import Game, get_ruleset
 from matches.models import CommitReceipt, Match, Seat, Turn
 
@@ -88,6 +90,7 @@ def match_problems(match: Match) -> list[str]:
         return ["a match must have exactly the seats First and Second"]
     if [turn.number for turn in turns] != list(range(1, len(turns) + 1)):
         problems.append("turn numbers are not contiguous from 1")
+    problems += chain_problems(turns, match.bag_commitment)
     problems += list(_log_problems(match, seats, turns))
     if match.is_over and (
         match.to_move is not None or match.turn_deadline_at is not None or not match.finished_at

@@ -226,6 +226,9 @@ class Turn(models.Model):
     drawn = models.CharField(max_length=7, blank=True, editable=False)
     client_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField()
+    # Public: SHA-256 of this turn's public record, which names the previous turn's hash (the
+    # bag's commitment for turn 1): the tamper-evident chain of matches/chain.py.
+    record_hash = models.CharField(max_length=64, editable=False)
 
     class Meta:
         ordering = ["match", "number"]

@@ -124,6 +124,10 @@ class MoveView(Shape):
     totals: tuple[int, int]
     bag_count: int
     at: When | None
+    #: The turn log's chain (docs/RECORDS.md): the previous turn's record hash (the bag's
+    #: commitment for turn 1), and SHA-256 of this turn's canonical public record.
+    previous_hash: str = Field(pattern="^[0-9a-f]{64}$")
+    record_hash: str = Field(pattern="^[0-9a-f]{64}$")
 
 
 class SeatView(Shape):
@@ -268,6 +272,34 @@ class BagProof(Shape):
     commitment: str = Field(pattern="^[0-9a-f]{64}$")
     seed: str | None = Field(description="Null until the match is over.")
     contributions: list[Contribution]
+
+
+class OwnTurnTiles(Shape):
+    """One of the viewer's own turns, as their own record shows it: the rack they held
+    before it, the tiles they drew after it, the letters their swap returned."""
+
+    number: int
+    rack_before: str
+    drawn: str
+    swapped: str
+
+
+class FairnessRecord(Shape):
+    """What "Check this game's bag" reads, for one viewer of a finished match: the public
+    record (seed, contributions, the chained move log) and only the viewer's own tiles.
+    docs/RECORDS.md, "Checking a game in the browser", says what is checked."""
+
+    match_id: int
+    ruleset: str
+    tiles: dict[str, int] = Field(description="The ruleset's full set of tiles, by face.")
+    rack_size: int
+    commitment: str = Field(pattern="^[0-9a-f]{64}$")
+    seed: str = Field(pattern="^[0-9a-f]{64}$")
+    contributions: list[str] = Field(description="Each seat's value in hex, in seat order.")
+    moves: list[MoveView]
+    your_seat: Seat | None
+    your_turns: list[OwnTurnTiles]
+    your_final_rack: str | None
 
 
 # ---------------------------------------------------------------- news (events)

@@ -19,4 +19,6 @@ urlpatterns = [
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
     # The GCG download sits beside the match page it exports (also under the API).
     path("matches/<int:match_id>/export.gcg", views.match_export_gcg, name="match-export-gcg"),
+    # The offline fairness check: the viewer's record of a finished match plus a script.
+    path("matches/<int:match_id>/verify.py", views.match_verification_file, name="match-verify"),
 ]

@@ -110,6 +110,19 @@ def match_export_gcg(request: HttpRequest, match_id: int) -> HttpResponse:
     return api.gcg_download(access, not_dealt=Http404("This match has no moves to export yet."))
 
 
+def match_verification_file(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The finished match's record for this visitor plus a small script that checks its bag
+    and turn chain offline (Python's standard library only); 404 before the end."""
+    access = _access(request, match_id, request.GET.get("key"))
+    text = visibility.verification_file(access)
+    if text is None:
+        raise Http404("This match can be checked once it is over.")
+    response = HttpResponse(text, content_type="text/x-python; charset=utf-8")
+    filename = f"verify-match-{match_id}.py"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 @require_POST
 def match_take_seat(request: HttpRequest, match_id: int) -> HttpResponse:
     """Take a free seat (the posted one, or the first free)."""

@@ -550,6 +550,7 @@ def export_gcg(
     title: str | None = None,
     game_id: tuple[str, str] | None = None,
     notes: Sequence[str] = (),
+    pragmas: Sequence[tuple[str, str]] = (),
 ) -> str:
     """Write a game as GCG, showing rack letters only for the seats in ``visible_racks``.
 
@@ -558,19 +559,21 @@ def export_gcg(
     case; the end-of-game rack adjustments follow the last turn. ``game_id`` is written as
     ``#id AUTHORITY ID``; ``notes`` (why the game ended, say) follow the last line. Names, the
     title and notes are folded onto one line each, and nicks are made of safe characters only,
-    so a display name cannot add a line to the record.
+    so a display name cannot add a line to the record. ``pragmas`` (name, value) follow the
+    header's own, in order (the server's ``#turn-hash`` lines).
     """
     names = (_one_line(player_names[0]), _one_line(player_names[1]))
     nicks = _nicks(names)
-    pragmas = [
+    header = [
         (f"player{seat + 1}", f"{nicks[seat]} {names[seat] or nicks[seat]}") for seat in (0, 1)
     ]
     if title and _one_line(title):
-        pragmas.append(("title", _one_line(title)))
-    pragmas.append(("description", f"Word Duel, ruleset {game.ruleset.name}"))
-    pragmas.append(("lexicon", game.ruleset.lexicon_name.upper()))
+        header.append(("title", _one_line(title)))
+    header.append(("description", f"Word Duel, ruleset {game.ruleset.name}"))
+    header.append(("lexicon", game.ruleset.lexicon_name.upper()))
     if game_id is not None:
-        pragmas.append(("id", f"{_nick_token(game_id[0])} {_nick_token(game_id[1])}"))
+        header.append(("id", f"{_nick_token(game_id[0])} {_nick_token(game_id[1])}"))
+    header += pragmas
 
     def rack_text(seat: int, rack: tuple[str, ...]) -> str:
         return "".join(rack) if seat in visible_racks else ""
@@ -618,7 +621,7 @@ def export_gcg(
         events[-1] = replace(events[-1], notes=events[-1].notes + closing)
     else:
         record_notes = closing
-    return format_gcg(GcgRecord(tuple(pragmas), record_notes, tuple(events)))
+    return format_gcg(GcgRecord(tuple(header), record_notes, tuple(events)))
 
 
 # -- verification ----------------------------------------------------------------------------

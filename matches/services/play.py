@@ -11,6 +11,7 @@ from django.db import transaction
 
 from lexicon.lexicon import get_lexicon
 from matches import visibility
+from matches.chain import record_hash
 from matches.engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 from matches.events import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat, Turn
@@ -135,7 +136,7 @@ def _record_turn(
     store_game(match, seats, game)
     move = record.move.to_dict()
     swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
-    turn = Turn.objects.create(
+    turn = Turn(
         match=match,
         number=game.turn_number,
         position=record.player,
@@ -153,6 +154,15 @@ def _record_turn(
         client_id=client_id,
         created_at=now,
     )
+    # Chained to the turn before (the bag's commitment for turn 1) before it is published.
+    previous = (
+        Turn.objects.filter(match=match, number=turn.number - 1)
+        .values_list("record_hash", flat=True)
+        .first()
+    )
+    previous = previous or match.bag_commitment
+    turn.record_hash = record_hash(turn, previous)
+    turn.save(force_insert=True)
     events: list[Event] = []
     if game.is_over:
         result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
@@ -166,7 +176,8 @@ def _record_turn(
     # The news is built after the clock moved on: it names the deadline of the turn now to
     # play. It reads the seats locked above, with their members: no query of its own.
     mover = seats[record.player]
-    events.append(PublicEvent(match.id, "turn", visibility.turn_news(match, turn, seats)))
+    news = visibility.turn_news(match, turn, seats, previous_hash=previous)
+    events.append(PublicEvent(match.id, "turn", news))
     if mover.member_id is not None:
         events.append(
             PrivateEvent(match.id, mover.member_id, "rack", visibility.rack_news(match, mover))

@@ -35,6 +35,7 @@ from matches.visibility.exports import (
     gcg_for,
     replay,
 )
+from matches.visibility.fairness import fairness_record, verification_file
 from matches.visibility.pages import (
     MatchLine,
     MatchPage,
@@ -74,6 +75,7 @@ __all__ = [
     "can_view_tournament",
     "can_watch",
     "commit_accepted",
+    "fairness_record",
     "gcg_for",
     "key_is_valid",
     "match_line",
@@ -88,6 +90,7 @@ __all__ = [
     "seat_views",
     "seats_news",
     "turn_news",
+    "verification_file",
     "viewer_for",
     "viewing_key",
     "visible_matches",

@@ -23,7 +23,7 @@ from matches.visibility.payloads import (
     board_rows,
     final_score,
     match_view,
-    move_view,
+    move_views,
     seat_name,
 )
 
@@ -132,7 +132,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
         to_move=match.to_move if final else turns[turn].position,
         bag_count=bag_count,
         board=board_rows(ruleset.board_size, shown),
-        moves=[move_view(item) for item in shown],
+        moves=move_views(match, shown),
         bag_commitment=match.bag_commitment,
         bag_seed=match.bag_seed if match.is_over else None,
         seats=[
@@ -192,4 +192,13 @@ def gcg_for(access: MatchAccess) -> str | None:
         title=match.name,
         game_id=("wordduel", str(match.id)),
         notes=_gcg_notes(match, seats),
+        pragmas=chain_pragmas(match, access.turns),
     )
+
+
+def chain_pragmas(match: Match, turns: list[Turn]) -> list[tuple[str, str]]:
+    """The turn log's chain as GCG pragmas: ``#bag-commitment HEX`` (turn 1's previous hash),
+    then ``#turn-hash N HEX`` for each turn (readers keep pragmas they do not know)."""
+    return [("bag-commitment", match.bag_commitment)] + [
+        ("turn-hash", f"{turn.number} {turn.record_hash}") for turn in turns
+    ]

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from matches.engine import format_position, get_ruleset
 from matches.models import Match, Seat, Tournament, Turn
-from matches.schemas import BoardRules, FinalScore, MatchView, MoveView, SeatView
+from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, MoveView, SeatView
 from matches.visibility.access import MatchAccess, can_rotate_key
+from matches.visibility.fairness import fairness_record
 from matches.visibility.payloads import match_view, seat_name
 
 if TYPE_CHECKING:
@@ -334,6 +335,8 @@ class MatchPage:
     final_score_rows: list[ScoreRow]
     can_rotate_key: bool
     is_member: bool
+    #: What "Check this game's bag" reads, once the match is over (visibility/fairness.py).
+    fairness: FairnessRecord | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.view, name)
@@ -368,4 +371,5 @@ def match_page(access: MatchAccess) -> MatchPage:
         final_score_rows=final_score_rows(view.final_score, view.seats),
         can_rotate_key=can_rotate_key(match, viewer),
         is_member=viewer.is_member,
+        fairness=fairness_record(access),
     )

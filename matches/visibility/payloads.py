@@ -53,8 +53,10 @@ def seat_views(seats: list[Seat]) -> list[SeatView]:
     ]
 
 
-def move_view(turn: Turn) -> MoveView:
-    """One move of the log as everyone may see it (a swap is only a count)."""
+def move_view(turn: Turn, previous_hash: str) -> MoveView:
+    """One move of the log as everyone may see it (a swap is only a count), with its link in
+    the turn log's chain: ``previous_hash`` is the turn before's record hash (the bag's
+    commitment for turn 1)."""
     play = turn.kind == Turn.Kind.PLAY
     return MoveView(
         number=turn.number,
@@ -67,7 +69,15 @@ def move_view(turn: Turn) -> MoveView:
         totals=(turn.first_total, turn.second_total),
         bag_count=turn.bag_count,
         at=turn.created_at,
+        previous_hash=previous_hash,
+        record_hash=turn.record_hash,
     )
+
+
+def move_views(match: Match, turns: list[Turn]) -> list[MoveView]:
+    """The move log from turn 1, each move linked to the one before it."""
+    previous = [match.bag_commitment, *(turn.record_hash for turn in turns)]
+    return [move_view(turn, previous[index]) for index, turn in enumerate(turns)]
 
 
 def board_rows(board_size: int, turns: list[Turn]) -> list[str]:
@@ -134,7 +144,7 @@ def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[s
         "to_move": match.to_move,
         "bag_count": match.bag_count,
         "board": board_rows(get_ruleset(match.ruleset).board_size, turns),
-        "moves": [move_view(turn) for turn in turns],
+        "moves": move_views(match, turns),
         "bag_commitment": match.bag_commitment,
         "bag_seed": match.bag_seed if match.is_over else None,
         "seats": seat_views(seats),
@@ -194,10 +204,11 @@ def match_view(access: MatchAccess) -> MatchView:
     )
 
 
-def turn_news(match: Match, turn: Turn, seats: list[Seat]) -> TurnNews:
-    """The public news of one move: the move, totals, counts, who is next and until when."""
+def turn_news(match: Match, turn: Turn, seats: list[Seat], *, previous_hash: str) -> TurnNews:
+    """The public news of one move: the move (with its link in the chain: the turn before's
+    record hash), totals, counts, who is next and until when."""
     return TurnNews(
-        move=move_view(turn),
+        move=move_view(turn, previous_hash),
         turn_number=match.turn_number,
         to_move=match.to_move,
         bag_count=match.bag_count,

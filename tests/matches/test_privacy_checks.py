@@ -45,7 +45,10 @@ def played(live_match, alice) -> dict[str, Any]:
     snapshot = SnapshotFrame(reason="connect", snapshot=visibility.match_view(access))
     turn = access.turns[-1]
     news = TurnFrame(
-        match_id=live_match.id, data=visibility.turn_news(access.match, turn, access.seats)
+        match_id=live_match.id,
+        data=visibility.turn_news(
+            access.match, turn, access.seats, previous_hash=access.match.bag_commitment
+        ),
     )
     return {
         "frames": [json.loads(encode(snapshot)), json.loads(encode(news))],

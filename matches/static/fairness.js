@@ -1,0 +1,240 @@
+/* "Check this game's bag": the browser checks a finished match itself, with Web Crypto.
+ *
+ * It reads only the record embedded in the page (#fairness-record: the revealed seed, the
+ * seats' values, the chained move log and the viewer's own tiles) and trusts nothing else:
+ * 1. sha256(seed) is the commitment published before the game;
+ * 2. each turn's canonical public record hashes to the hash published with it, and names the
+ *    turn before's (turn 1: the commitment);
+ * 3. replaying the draws (HMAC-SHA256(seed, salt || counter)), the viewer's racks and draws are
+ *    the ones dealt, every play used tiles the seed dealt, every bag count is right.
+ * matches/offline_check.py is the same check in Python; docs/RECORDS.md is the reference. */
+
+const encoder = new TextEncoder();
+
+function hexToBytes(hex) {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return bytes;
+}
+
+function bytesToHex(bytes) {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function sha256Hex(bytes) {
+  return bytesToHex(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+/* Python's json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True). */
+function quote(text) {
+  return JSON.stringify(text).replace(/[\u0080-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
+
+function canonical(value) {
+  if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+  if (value === null) return "null";
+  if (typeof value === "object") {
+    return "{" + Object.keys(value).sort().map((key) => quote(key) + ":" + canonical(value[key])).join(",") + "}";
+  }
+  if (typeof value === "string") return quote(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (Number.isInteger(value)) return String(value);
+  throw new Error("not canonical JSON: " + value);
+}
+
+function pick(item, keys) {
+  const out = {};
+  keys.forEach((key) => { out[key] = item[key]; });
+  return out;
+}
+
+function publicRecord(move, previous) {
+  const play = move.kind === "play";
+  return {
+    bag_count: move.bag_count,
+    kind: move.kind,
+    number: move.number,
+    position: move.position,
+    previous,
+    score: move.score,
+    swap_count: move.kind === "swap" ? move.swap_count : 0,
+    tiles: play ? move.tiles.map((t) => pick(t, ["blank", "col", "letter", "row"])) : [],
+    totals: [move.totals[0], move.totals[1]],
+    words: play ? move.words.map((w) => pick(w, ["position", "score", "tiles", "word"])) : [],
+  };
+}
+
+function sortedText(tiles) {
+  return Array.from(tiles).sort().join("");
+}
+
+class Stream {
+  constructor(key, salt) {
+    this.key = key;
+    this.salt = salt;
+    this.counter = 0n;
+  }
+
+  async randbelow(n) {
+    const bits = BigInt((n - 1).toString(2).replace(/^0$/, "").length);
+    for (;;) {
+      const message = new Uint8Array(this.salt.length + 8);
+      message.set(this.salt);
+      new DataView(message.buffer).setBigUint64(this.salt.length, this.counter);
+      this.counter += 1n;
+      const block = await crypto.subtle.sign("HMAC", this.key, message);
+      const value = Number(BigInt("0x" + bytesToHex(block)) >> (256n - bits));
+      if (value < n) return value;
+    }
+  }
+}
+
+async function checkChain(record) {
+  let previous = record.commitment;
+  for (const move of record.moves) {
+    if (move.previous_hash !== previous) {
+      return { failure: `Turn ${move.number} does not name the hash of the turn before it.`, turn: move.number };
+    }
+    const digest = await sha256Hex(encoder.encode(canonical(publicRecord(move, previous))));
+    if (digest !== move.record_hash) {
+      return { failure: `Turn ${move.number}'s record does not match the hash published with it.`, turn: move.number };
+    }
+    previous = move.record_hash;
+  }
+  return { line: `All ${record.moves.length} turns are chained, each to the one before.` };
+}
+
+async function checkBag(record) {
+  const key = await crypto.subtle.importKey("raw", hexToBytes(record.seed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const salt = hexToBytes(record.contributions.join(""));
+  const stream = new Stream(key, salt);
+  let bag = [];
+  Object.entries(record.tiles).forEach(([tile, count]) => { for (let i = 0; i < count; i += 1) bag.push(tile); });
+  bag.sort();
+  const size = record.rack_size;
+  const own = record.your_seat;
+  const mine = new Map(record.your_turns.map((turn) => [turn.number, turn]));
+  let known = true;
+  let stoppedAt = null;
+  let seen = 0;
+  const draw = async (count) => {
+    const out = [];
+    for (let i = 0; i < count && bag.length; i += 1) out.push(bag.splice(await stream.randbelow(bag.length), 1)[0]);
+    return out;
+  };
+  const racks = [await draw(size), await draw(size)];
+  if (own !== null) seen += size;
+  for (const move of record.moves) {
+    const { number, position: seat, kind } = move;
+    const rack = racks[seat];
+    const ownTurn = seat === own ? mine.get(number) : undefined;
+    const fail = (text) => ({ failure: `Turn ${number}: ${text}`, turn: number });
+    if (ownTurn && known && sortedText(rack) !== sortedText(ownTurn.rack_before)) {
+      return fail(`your rack was ${ownTurn.rack_before}, the seed dealt ${sortedText(rack)}.`);
+    }
+    if (kind === "swap" && !ownTurn && known) { known = false; stoppedAt = number; }
+    let used = [];
+    if (kind === "play") used = move.tiles.map((t) => (t.blank ? "?" : t.letter));
+    else if (kind === "swap") used = ownTurn ? Array.from(ownTurn.swapped) : new Array(move.swap_count).fill("?");
+    if (known) {
+      for (const tile of used) {
+        const at = rack.indexOf(tile);
+        if (at < 0) return fail(`${tile} was played, but the rack the seed dealt held no ${tile}.`);
+        rack.splice(at, 1);
+      }
+    } else {
+      rack.splice(0, used.length);
+    }
+    const count = kind === "play" ? size - rack.length : used.length;
+    let drawn;
+    if (known) {
+      drawn = await draw(count);
+    } else {
+      drawn = [];
+      for (let i = 0; i < count && bag.length; i += 1) { bag.splice(await stream.randbelow(bag.length), 1); drawn.push("?"); }
+    }
+    if (ownTurn && known) {
+      if (sortedText(drawn) !== sortedText(ownTurn.drawn)) {
+        return fail(`you drew ${ownTurn.drawn || "nothing"}, the seed gives ${drawn.join("") || "nothing"}.`);
+      }
+      seen += drawn.length;
+    }
+    if (kind === "swap") bag = bag.concat(used).sort();
+    rack.push(...drawn);
+    if (bag.length !== move.bag_count) {
+      return fail(`the bag held ${move.bag_count} tiles, the seed's draws leave ${bag.length}.`);
+    }
+  }
+  const final = record.your_final_rack;
+  if (own !== null && known && final !== null && sortedText(final) !== sortedText(racks[own])) {
+    return { failure: `Your final rack was ${final}, the seed dealt ${sortedText(racks[own])}.`, turn: null };
+  }
+  const lines = [];
+  if (own !== null) lines.push(`All ${seen} draws you can see match the seed committed before the game.`);
+  const plays = record.moves.filter((m) => m.kind === "play" && (stoppedAt === null || m.number < stoppedAt)).length;
+  lines.push(`All ${plays} plays you can check used only tiles the seed dealt.`);
+  if (stoppedAt !== null) {
+    lines.push(`Turn ${stoppedAt} was a swap whose letters you may not see: the draws after it depend on them, so only the bag counts were checked from there to the end.`);
+  }
+  return { lines };
+}
+
+/* Every check; {ok, lines, failures: [{failure, turn}]}. */
+export async function checkRecord(record) {
+  const lines = [];
+  const failures = [];
+  if ((await sha256Hex(hexToBytes(record.seed))) === record.commitment) {
+    lines.push("The seed matches the commitment published before the game.");
+  } else {
+    failures.push({ failure: "The seed does not match the commitment published before the game.", turn: null });
+  }
+  const chain = await checkChain(record);
+  if (chain.failure) failures.push(chain); else lines.push(chain.line);
+  const bag = await checkBag(record);
+  if (bag.failure) failures.push(bag); else lines.push(...bag.lines);
+  return { ok: failures.length === 0, lines, failures };
+}
+
+function show(box, result) {
+  const list = box.querySelector("[data-fairness-lines]");
+  const verdict = box.querySelector("[data-fairness-verdict]");
+  list.replaceChildren();
+  result.lines.forEach((text) => {
+    const item = document.createElement("li");
+    item.textContent = "✓ " + text;
+    list.append(item);
+  });
+  result.failures.forEach(({ failure, turn }) => {
+    const item = document.createElement("li");
+    item.className = "error";
+    if (turn !== null) item.dataset.turn = String(turn);
+    item.textContent = "✗ " + failure;
+    list.append(item);
+  });
+  verdict.textContent = result.ok
+    ? "Checked in your browser: this game's bag and move history are as the server committed."
+    : "The check FAILED: this record is not the game the server committed to.";
+  verdict.className = result.ok ? "fairness-ok" : "fairness-failed error";
+  box.dataset.state = result.ok ? "passed" : "failed";
+}
+
+function start() {
+  const box = document.getElementById("fairness-check");
+  const source = document.getElementById("fairness-record");
+  if (!box || !source) return;
+  const button = box.querySelector("[data-fairness-run]");
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    box.dataset.state = "running";
+    try {
+      show(box, await checkRecord(JSON.parse(source.textContent)));
+    } catch (error) {
+      show(box, { ok: false, lines: [], failures: [{ failure: `The check could not run: ${error.message}`, turn: null }] });
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+if (typeof document !== "undefined") start();
