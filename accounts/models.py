@@ -1,5 +1,11 @@
-"""Members: the club's people. The custom user model from the very first migration."""
+"""Members: the club's people. The custom user model from the very first migration.
 
+Also the club's own settings (:class:`Club`, one row: how people join) and the invitation
+links organisers hand out (:class:`Invitation`).
+"""
+
+import secrets
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
@@ -7,6 +13,7 @@ from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.crypto import salted_hmac
 
 from accounts.names import DISPLAY_NAME_LENGTH, display_name_refusal, skeleton
 
@@ -14,8 +21,17 @@ ORGANISER_PERMISSION = "accounts.organise"
 NAME_TAKEN = "That name is taken, or looks too much like a member's name."
 
 
+#: The longest bio on a profile.
+BIO_LENGTH = 500
+
+
 class Member(AbstractUser):
-    """A club member; only members take a seat or place a tile.
+    """A club member; only *approved* members take a seat or place a tile.
+
+    ``membership`` is what "member" means in the rules: a sign-up waiting for an organiser is
+    ``pending``, a declined or removed one ``removed``; only ``approved`` accounts see
+    members-only matches, take seats and appear in pairings. Accounts an organiser or the
+    admin creates are approved; only a sign-up under the "approval" policy waits.
 
     Usernames are plain ASCII; a display name is one line. No two members go by names that
     look alike (see :mod:`accounts.names`): ``username_key`` and ``display_key`` hold the
@@ -38,6 +54,26 @@ class Member(AbstractUser):
     username_key = models.CharField(max_length=160, unique=True, null=True, editable=False)  # noqa: DJ001
     display_key = models.CharField(max_length=160, unique=True, null=True, editable=False)  # noqa: DJ001
 
+    class Membership(models.TextChoices):
+        PENDING = "pending", "Waiting for an organiser"
+        APPROVED = "approved", "Member"
+        REMOVED = "removed", "Not a member"
+
+    membership = models.CharField(
+        max_length=8, choices=Membership.choices, default=Membership.APPROVED
+    )
+    membership_decided_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    membership_decided_at = models.DateTimeField(null=True, blank=True)
+    email_verified = models.BooleanField(default=False)
+    bio = models.TextField(max_length=BIO_LENGTH, blank=True)
+    #: Changed by "sign out everywhere else": part of the session hash, so every other
+    #: session (and socket) of this member stops being signed in.
+    session_epoch = models.CharField(max_length=32, blank=True, editable=False)
+    #: When the account was deleted (the row stays, anonymised, for the game records).
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+
     class Meta:
         permissions = [("organise", "Can schedule fixtures and tournaments and seat players")]
 
@@ -52,6 +88,18 @@ class Member(AbstractUser):
         if skeleton(self.display_name) == skeleton(self.username):
             return self.display_name  # the same name, written otherwise
         return f"{self.display_name} ({self.username})"
+
+    @property
+    def is_club_member(self) -> bool:
+        """An approved member: what "member" means in the rules, pages and protocol."""
+        return self.is_active and self.membership == Member.Membership.APPROVED
+
+    def _get_session_auth_hash(self, secret: str | None = None) -> str:
+        """Django's hash of the password, plus the sign-out epoch once one is set (so
+        sessions from before the field existed stay signed in)."""
+        key_salt = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"
+        value = f"{self.password}:{self.session_epoch}" if self.session_epoch else self.password
+        return salted_hmac(key_salt, value, secret=secret, algorithm="sha256").hexdigest()
 
     @property
     def is_organiser(self) -> bool:
@@ -78,3 +126,68 @@ class Member(AbstractUser):
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "username_key", "display_key"}
         super().save(*args, **kwargs)
+
+
+class Club(models.Model):
+    """The club's settings, one row (``Club.current()``), changed by organisers on a page.
+
+    A row, not an environment variable: how people join is the organisers' decision and
+    changes during a season, and needing server access to change it is what issue 19 is
+    about.
+    """
+
+    class SignUp(models.TextChoices):
+        OPEN = "open", "Open: anyone who signs up is a member"
+        APPROVAL = "approval", "Approval: an organiser approves each sign-up"
+        INVITATION = "invitation", "Invitation: only with an organiser's invitation link"
+
+    sign_up = models.CharField(max_length=10, choices=SignUp.choices, default=SignUp.APPROVAL)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"club settings ({self.sign_up})"
+
+    @classmethod
+    def current(cls) -> "Club":
+        club, _ = cls.objects.get_or_create(pk=1)
+        return club
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Invitation(models.Model):
+    """A sign-up link an organiser hands out: ``uses_left`` more sign-ups until it expires or
+    is revoked. A sign-up through it makes an approved member at once."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token)
+    note = models.CharField(max_length=100, blank=True)
+    created_by = models.ForeignKey(
+        Member, null=True, on_delete=models.SET_NULL, related_name="invitations"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveIntegerField(default=1)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(uses__lte=models.F("max_uses")), name="invitation_uses_within_max"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} ({self.uses}/{self.max_uses})"
+
+    def state(self, now: datetime) -> str:
+        """``usable``, ``revoked``, ``expired`` or ``used_up``, at ``now``."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= now:
+            return "expired"
+        if self.uses >= self.max_uses:
+            return "used_up"
+        return "usable"

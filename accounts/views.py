@@ -17,9 +17,10 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from accounts import ratelimit
+from accounts import emails, ratelimit, services
 from accounts.forms import SignUpForm
-from accounts.models import ORGANISER_PERMISSION
+from accounts.models import ORGANISER_PERMISSION, Club, Member
+from matches.services.errors import ServiceError
 
 LOCKED_OUT = (
     "Too many failed sign-ins for this account or from this address. Wait {minutes} minutes, "
@@ -27,17 +28,40 @@ LOCKED_OUT = (
 )
 
 
+PENDING_MESSAGE = (
+    "Welcome! Your sign-up now waits for an organiser's approval; until then you can watch "
+    "public matches, but not members-only ones, and you cannot take a seat."
+)
+
+
 def sign_up(request: HttpRequest) -> HttpResponse:
-    """Create a member and sign them straight in."""
+    """Create an account as the club's policy says (:func:`services.member_sign_up`) and
+    sign it straight in; ``?invite=`` carries an invitation link's token."""
+    invite = (request.POST.get("invite") or request.GET.get("invite") or "").strip()[:64]
+    club = Club.current()
+    context: dict[str, Any] = {"club": club, "invite": invite}
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and not ratelimit.allow(
         ratelimit.SIGN_UP, ratelimit.client_address(request)
     ):
         messages.error(request, ratelimit.SIGN_UP.message)
-        return render(request, "accounts/sign_up.html", {"form": SignUpForm()}, status=429)
+        return render(
+            request, "accounts/sign_up.html", {**context, "form": SignUpForm()}, status=429
+        )
     if request.method == "POST" and form.is_valid():
-        member = form.save()
+        try:
+            member = services.member_sign_up(
+                member=form.save(commit=False), invitation_token=invite or None
+            )
+        except ServiceError as refusal:
+            form.add_error(None, refusal.message)
+            return render(
+                request, "accounts/sign_up.html", {**context, "form": form}, status=refusal.status
+            )
         login(request, member, backend="django.contrib.auth.backends.ModelBackend")
+        emails.send_verification(member)
+        if member.membership == Member.Membership.PENDING:
+            messages.info(request, PENDING_MESSAGE)
         next_url = request.POST.get("next", "")
         if next_url and url_has_allowed_host_and_scheme(
             next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -45,7 +69,10 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             return redirect(next_url)
         return redirect("home")
     return render(
-        request, "accounts/sign_up.html", {"form": form}, status=400 if form.errors else 200
+        request,
+        "accounts/sign_up.html",
+        {**context, "form": form},
+        status=400 if form.errors else 200,
     )
 
 

@@ -498,4 +498,4 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _watching_by_key(self) -> bool:
         """True when this connection may be watching only because of its viewing key."""
-        return not self.user.is_authenticated and self.key is not None
+        return not visibility.is_club_member(self.user) and self.key is not None

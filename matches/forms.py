@@ -43,7 +43,7 @@ def find_member(username: str) -> Member | None:
     """A member by username: exact first, then ignoring case when that is unambiguous. Only
     accounts that can sign in (not the computer's: it plays practice matches only)."""
     username = username.strip()
-    members = Member.objects.filter(is_active=True)
+    members = Member.objects.filter(is_active=True, membership=Member.Membership.APPROVED)
     member = members.filter(username=username).first()
     if member is None:
         candidates = list(members.filter(username__iexact=username)[:2])

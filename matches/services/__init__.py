@@ -26,6 +26,7 @@ from matches.services.errors import (
     ContributionRefused,
     InvalidFixture,
     MatchMissing,
+    MembershipRequired,
     MoveRefused,
     NotAllowed,
     RequestIdTaken,

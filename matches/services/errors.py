@@ -43,6 +43,13 @@ class SignInRequired(NotAllowed):
     code = "sign_in_required"
 
 
+class MembershipRequired(NotAllowed):
+    """Only approved club members may do this (a pending or removed account may not)."""
+
+    code = "members_only"
+    MESSAGE = "Only approved club members can take a seat."
+
+
 class RequestIdTaken(ServiceError):
     """A request id already used for a request of another kind (a seat, a move)."""
 

@@ -18,6 +18,7 @@ from matches.services.common import locked_seats, require_organiser
 from matches.services.common import now as _now
 from matches.services.errors import InvalidFixture
 from matches.services.lifecycle import after_seating
+from matches.visibility.access import is_club_member
 from notifications import notices
 from ratings.selectors import seeded_by_rating
 from wordduel.text import NOT_ONE_LINE, is_one_line
@@ -32,6 +33,15 @@ def _clean_name(name: str, *, what: str) -> str:
     if not is_one_line(name):
         raise InvalidFixture(NOT_ONE_LINE)
     return name[:NAME_LENGTH]
+
+
+NOT_A_MEMBER = "Only approved club members can play in a fixture."
+
+
+def _check_players(players: Sequence[Member | None]) -> None:
+    """Pairings take approved club members only (not a pending or removed account)."""
+    if any(p is not None and not is_club_member(p) for p in players):
+        raise InvalidFixture(NOT_A_MEMBER)
 
 
 def _check_rules(ruleset: str, lexicon: str) -> None:
@@ -99,6 +109,7 @@ def create_fixture(
     name = _clean_name(name, what="fixture")
     if first is not None and first == second:
         raise InvalidFixture("A member cannot sit on both sides of a fixture.")
+    _check_players([first, second])
     _check_rules(ruleset, lexicon)
     with transaction.atomic():
         match = _new_match(
@@ -179,6 +190,7 @@ def create_round_robin(
         raise InvalidFixture("Each player can be entered only once.")
     if len(unique_players) < 2:
         raise InvalidFixture("A round robin needs at least two players.")
+    _check_players(unique_players)
     if interval < timedelta(0):
         raise InvalidFixture("The interval between rounds cannot be negative.")
     _check_rules(ruleset, lexicon)

@@ -16,6 +16,7 @@ from matches.schemas import Refusal, Seated
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import (
+    MembershipRequired,
     NotAllowed,
     RequestIdTaken,
     SeatUnavailable,
@@ -64,7 +65,8 @@ def match_take_seat(
     *, match_id: int, member: Any, position: int | None = None, client_id: str | None = None
 ) -> SeatTaken:
     """Seat ``member`` in a free seat (the given one, or the first free). Locks the match
-    and its seats; a full match opens (deals) at once when its kick-off has come.
+    and its seats; a full match opens (deals) at once when its kick-off has come. Only an
+    approved club member sits (:class:`MembershipRequired`, before anything is read).
 
     A deadline that has already passed is applied first and stands even when the seat is
     refused (a late arrival finds the no-show already decided). With ``client_id``, the
@@ -72,6 +74,8 @@ def match_take_seat(
     """
     if not getattr(member, "is_authenticated", False):
         raise SignInRequired(SIGN_IN_TO_SIT)
+    if not visibility.is_club_member(member):
+        raise MembershipRequired(MembershipRequired.MESSAGE)
     with transaction.atomic():
         match = locked_match(match_id)
         seats = locked_seats(match)

@@ -1,7 +1,8 @@
 """Who may see a match, and the one way in to read it: :func:`access_match`.
 
 Pages, the API and the socket all ask here. A public match anyone may watch; a members-only
-match, signed-in members and whoever holds its current viewing key. A match the viewer may
+match, approved club members (:func:`is_club_member`: not a sign-up still waiting for an
+organiser, nor a removed member) and whoever holds its current viewing key. A match the viewer may
 not watch is reported as missing (404 on a page or the API), so its existence is not
 revealed; the socket tells the two apart by close code (4403, 4404).
 """
@@ -42,18 +43,23 @@ class MatchHidden(MatchNotFound):
     """The match exists but this viewer may not watch it (the socket closes with 4403)."""
 
 
+def is_club_member(user: Member | Any) -> bool:
+    """Whether ``user`` is a member in the rules' sense: signed in *and* approved. The one
+    answer to "is this a member?" for watching, seating, pairing and lists."""
+    return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_club_member", False))
+
+
 @dataclass(frozen=True)
 class Viewer:
-    """Who is looking: a member (or nobody), the key they presented, their seat."""
+    """Who is looking: an account (or nobody), whether it is an approved member, the key
+    they presented, their seat."""
 
     member_id: int | None = None
     seat: int | None = None
     has_key: bool = False
     is_organiser: bool = False
-
-    @property
-    def is_member(self) -> bool:
-        return self.member_id is not None
+    #: Approved (:func:`is_club_member`); a pending or removed account is signed in but not.
+    is_member: bool = False
 
     @property
     def role(self) -> Role:
@@ -93,11 +99,12 @@ def viewer_for(
         seat=seat,
         has_key=key_is_valid(match, key),
         is_organiser=bool(member_id and user.is_organiser),
+        is_member=is_club_member(user),
     )
 
 
 def can_watch(match: Match, viewer: Viewer) -> bool:
-    """Public matches: anyone. Members-only: signed-in members and current-key holders."""
+    """Public matches: anyone. Members-only: approved members and current-key holders."""
     return match.visibility == Match.Visibility.PUBLIC or viewer.is_member or viewer.has_key
 
 

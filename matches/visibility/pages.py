@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from matches.engine import format_position, get_ruleset
 from matches.models import Match, Seat, Tournament, Turn
 from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, MoveView, SeatView
-from matches.visibility.access import MatchAccess, can_rotate_key
+from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member
 from matches.visibility.fairness import fairness_record
 from matches.visibility.payloads import match_view, seat_name
 
@@ -31,7 +31,7 @@ def visible_matches(user: Member | Any) -> QuerySet[Match]:
     A viewing key opens one match page, never a list, so keys play no part here.
     """
     matches = Match.objects.all()
-    if not getattr(user, "is_authenticated", False):
+    if not is_club_member(user):
         matches = matches.filter(visibility=Match.Visibility.PUBLIC)
     return matches
 
@@ -42,7 +42,7 @@ def can_view_tournament(tournament: Tournament, user: Member | Any) -> bool:
     A tournament's standings summarise every fixture, so showing them to someone who may
     not watch one of its fixtures would leak that fixture's result.
     """
-    if getattr(user, "is_authenticated", False):
+    if is_club_member(user):
         return True
     return not tournament.matches.exclude(visibility=Match.Visibility.PUBLIC).exists()
 

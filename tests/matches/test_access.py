@@ -1,8 +1,11 @@
 """Who may do what: every role against every page and every service.
 
 Roles: a signed-out visitor, a signed-out visitor holding the match's viewing key (and one
-holding a wrong key), a member, the seated player (First), the opponent (Second) and an
-organiser. Allowed requests work; refused ones answer 403/404/409 or a clear message, and the
+holding a wrong key), a member, a signed-in account whose sign-up still waits for an
+organiser ("pending"), one an organiser removed from the club ("removed"), the seated player
+(First), the opponent (Second) and an organiser. Pending and removed accounts are signed in
+but are not members: they see what a signed-out visitor sees and take no seat. Allowed
+requests work; refused ones answer 403/404/409 or a clear message, and the
 database is exactly as it was before.
 """
 
@@ -17,6 +20,7 @@ import time_machine
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
+from accounts import services as account_services
 from accounts.models import Member
 from matches import services
 from matches.models import Match, Seat, Tournament, Turn
@@ -24,8 +28,20 @@ from tests.matches.helpers import commit_move
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "key_holder", "wrong_key", "member", "player", "opponent", "organiser")
+ROLES = (
+    "anonymous",
+    "key_holder",
+    "wrong_key",
+    "pending",
+    "removed",
+    "member",
+    "player",
+    "opponent",
+    "organiser",
+)
 SIGNED_OUT = ("anonymous", "key_holder", "wrong_key")
+#: Signed in, not (or no longer) an approved member.
+NOT_MEMBERS = ("pending", "removed")
 KICKOFF = datetime(2031, 5, 4, 18, 0, tzinfo=UTC)
 
 
@@ -47,6 +63,8 @@ class World:
     player: Member
     opponent: Member
     member: Member
+    pending: Member
+    removed: Member
     #: Members-only, alice v bob, live (no kick-off time).
     live: Match
     #: Members-only, alice First, Second free, kick-off to come.
@@ -59,6 +77,8 @@ class World:
     def user(self, role: str) -> Member | None:
         return {
             "member": self.member,
+            "pending": self.pending,
+            "removed": self.removed,
             "player": self.player,
             "opponent": self.opponent,
             "organiser": self.organiser,
@@ -68,6 +88,12 @@ class World:
 @pytest.fixture
 def world(organiser, make_member, make_fixture) -> World:
     alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    pending = make_member("pending")
+    Member.objects.filter(pk=pending.pk).update(membership=Member.Membership.PENDING)
+    pending.refresh_from_db()
+    removed = account_services.membership_remove(
+        organiser=organiser, member_id=make_member("removed").pk
+    )
     live = make_fixture(
         first=alice, second=bob, visibility=Match.Visibility.MEMBERS, name="Members live"
     )
@@ -87,7 +113,9 @@ def world(organiser, make_member, make_fixture) -> World:
             interval=timedelta(hours=24),
             visibility_=Match.Visibility.MEMBERS,
         )
-    return World(organiser, alice, bob, carol, live, open_members, open_public, tournament)
+    return World(
+        organiser, alice, bob, carol, pending, removed, live, open_members, open_public, tournament
+    )
 
 
 def client_for(world: World, role: str) -> Client:
@@ -118,6 +146,8 @@ MATCH_PAGE = {
     "anonymous": 404,
     "key_holder": 200,
     "wrong_key": 404,
+    "pending": 404,
+    "removed": 404,
     "member": 200,
     "player": 200,
     "opponent": 200,
@@ -158,6 +188,7 @@ def test_public_match_page_is_open_to_everyone(world, role) -> None:
     assert 'id="share-link"' not in html  # nothing to share on a public match
     assert ("Take a seat" in html) is (role in ("member", "opponent", "organiser"))
     assert ("Sign in to take a seat" in html) is (role in SIGNED_OUT)
+    assert ("Only approved club members can take a seat." in html) is (role in NOT_MEMBERS)
     assert ("You are seated as First" in html) is (role == "player")
 
 
@@ -167,12 +198,20 @@ TAKE_SEAT_MEMBERS_ONLY = {
     "anonymous": 404,
     "key_holder": 403,
     "wrong_key": 404,
+    "pending": 404,
+    "removed": 404,
     "member": 302,
     "player": 409,
     "opponent": 302,
     "organiser": 302,
 }
-TAKE_SEAT_PUBLIC = {**TAKE_SEAT_MEMBERS_ONLY, "anonymous": 403, "wrong_key": 403}
+TAKE_SEAT_PUBLIC = {
+    **TAKE_SEAT_MEMBERS_ONLY,
+    "anonymous": 403,
+    "wrong_key": 403,
+    "pending": 403,
+    "removed": 403,
+}
 
 
 @pytest.mark.parametrize("visibility", ["members", "public"])
@@ -194,7 +233,9 @@ def test_take_a_seat(world, role, visibility) -> None:
         assert db_state() == before
         assert second.member is None
     html = response.content.decode()
-    if expected == 403:
+    if expected == 403 and role in NOT_MEMBERS:
+        assert "Only approved club members can take a seat." in html
+    elif expected == 403:
         assert "Sign in to take a seat." in html
     if expected == 409:
         assert "You already have a seat in this match." in html
@@ -230,6 +271,8 @@ NEW_KEY = {
     "anonymous": 404,
     "key_holder": 403,
     "wrong_key": 404,
+    "pending": 404,
+    "removed": 404,
     "member": 403,
     "player": 403,
     "opponent": 403,
@@ -327,7 +370,8 @@ def test_members_only_tournament(world, role) -> None:
     # A match's key opens that match, not its tournament.
     key = key_for(world.tournament.matches.first(), role)
     response = client_for(world, role).get(f"/tournaments/{world.tournament.id}/", key)
-    assert response.status_code == _expect(role, organiser=200, member=200, signed_out=404)
+    expected = _expect(role, organiser=200, member=200, signed_out=404)
+    assert response.status_code == (404 if role in NOT_MEMBERS else expected)
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -336,7 +380,7 @@ def test_home_lists_members_only_matches_to_members_only(world, role) -> None:
         html = client_for(world, role).get("/").content.decode()
     assert f"/matches/{world.open_public.id}/" in html
     listed = f"/matches/{world.open_members.id}/" in html
-    assert listed is (role not in SIGNED_OUT)
+    assert listed is (role not in (*SIGNED_OUT, *NOT_MEMBERS))
 
 
 def test_unknown_pages_are_404(world) -> None:
@@ -349,7 +393,9 @@ def test_unknown_pages_are_404(world) -> None:
 # ------------------------------------------------------------------ the services themselves
 
 
-@pytest.mark.parametrize("role", ["anonymous", "member", "player", "opponent"])
+@pytest.mark.parametrize(
+    "role", ["anonymous", "pending", "removed", "member", "player", "opponent"]
+)
 def test_services_refuse_non_organisers(world, role) -> None:
     user = world.user(role) or AnonymousUser()
     before = db_state()

@@ -1,0 +1,33 @@
+"""Refusals of the account services: ServiceError subclasses (stable ``code``, HTTP
+``status``), so pages map them like every other refusal and docs/RULES.md lists their texts."""
+
+from __future__ import annotations
+
+from matches.services.errors import ServiceError
+
+
+class SignUpRefused(ServiceError):
+    """Sign-up is by invitation and no usable invitation came with it."""
+
+    code = "sign_up_closed"
+    status = 403
+
+
+class InvitationUnusable(ServiceError):
+    """An invitation link that is unknown, expired, revoked or used up."""
+
+    code = "invitation_unusable"
+    status = 403
+
+
+class MembershipRefused(ServiceError):
+    """A membership decision that cannot be made (no such request, not pending, oneself)."""
+
+    code = "membership_refused"
+    status = 409
+
+
+class AccountRefused(ServiceError):
+    """A change to one's own account refused: an address taken, a bad link, a bad value."""
+
+    code = "account_refused"

@@ -1,0 +1,181 @@
+"""One's own account: profile, email (verified by a link), password change, signing out
+everywhere else, downloading one's data, deleting the account. Thin views over
+:mod:`accounts.services`; the password views are Django's own."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+from django.contrib import messages
+from django.contrib.auth import logout, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts import emails, services
+from accounts.forms import DeleteAccountForm, EmailForm, ProfileForm
+from accounts.models import Member
+from matches.models import Seat
+from matches.services.errors import ServiceError
+
+
+def _time_zone_of(member: Member) -> str:
+    from notifications.services import settings_of  # noqa: PLC0415
+
+    return settings_of(member).time_zone
+
+
+def _profile_page(
+    request: HttpRequest,
+    *,
+    profile_form: ProfileForm | None = None,
+    email_form: EmailForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    member = request.user
+    assert isinstance(member, Member)
+    profile_form = profile_form or ProfileForm(
+        initial={
+            "display_name": member.display_name,
+            "bio": member.bio,
+            "time_zone": _time_zone_of(member),
+        }
+    )
+    email_form = email_form or EmailForm(initial={"email": member.email})
+    return render(
+        request,
+        "accounts/profile.html",
+        {"member": member, "profile_form": profile_form, "email_form": email_form},
+        status=status,
+    )
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    """The profile page; a POST saves the display name, bio and time zone."""
+    if request.method != "POST":
+        return _profile_page(request)
+    form = ProfileForm(request.POST)
+    if form.is_valid():
+        try:
+            services.account_update_profile(member=request.user, **form.cleaned_data)  # type: ignore[arg-type]
+        except ServiceError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, "Profile saved.")
+            return redirect("accounts:profile")
+    return _profile_page(request, profile_form=form, status=400)
+
+
+@login_required
+@require_POST
+def change_email(request: HttpRequest) -> HttpResponse:
+    """Set a new address and mail it a verification link."""
+    form = EmailForm(request.POST)
+    if form.is_valid():
+        try:
+            member = services.account_set_email(
+                member=request.user,  # type: ignore[arg-type]
+                email=form.cleaned_data["email"],
+            )
+        except ServiceError as refusal:
+            form.add_error("email", refusal.message)
+        else:
+            if member.email and not member.email_verified:
+                emails.send_verification(member)
+                messages.success(request, f"We sent a link to {member.email}: open it to confirm.")
+            return redirect("accounts:profile")
+    return _profile_page(request, email_form=form, status=400)
+
+
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link from the verification email (works signed in or not)."""
+    try:
+        member = services.account_verify_email(token=token)
+    except ServiceError as refusal:
+        return render(request, "accounts/message.html", {"text": refusal.message}, status=400)
+    return render(
+        request, "accounts/message.html", {"text": f"Thank you: {member.email} is confirmed."}
+    )
+
+
+@login_required
+@require_POST
+def sign_out_elsewhere(request: HttpRequest) -> HttpResponse:
+    """End every other session (and its open sockets); this one stays signed in."""
+    member = services.account_sign_out_elsewhere(member=request.user)  # type: ignore[arg-type]
+    update_session_auth_hash(request, member)
+    messages.success(request, "You are signed out everywhere else.")
+    return redirect("accounts:profile")
+
+
+@login_required
+def download_data(request: HttpRequest) -> HttpResponse:
+    """A zip of one's own data: profile.json, and each of one's matches as GCG."""
+    from matches.visibility import access_match, gcg_for  # noqa: PLC0415
+
+    member = request.user
+    assert isinstance(member, Member)
+    seats = Seat.objects.filter(member=member).select_related("match").order_by("match_id")
+    matches = []
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for seat in seats:
+            match = seat.match
+            matches.append(
+                {
+                    "id": match.id,
+                    "name": match.name,
+                    "seat": seat.position,
+                    "status": match.status,
+                    "result": match.result,
+                    "end_reason": match.end_reason,
+                    "kickoff_at": match.kickoff_at.isoformat() if match.kickoff_at else None,
+                }
+            )
+            gcg = gcg_for(access_match(user=member, match_id=match.id, key=None))
+            if gcg:
+                archive.writestr(f"matches/match-{match.id}.gcg", gcg)
+        profile_data = {
+            "username": member.username,
+            "display_name": member.display_name,
+            "email": member.email,
+            "email_verified": member.email_verified,
+            "bio": member.bio,
+            "time_zone": _time_zone_of(member),
+            "membership": member.membership,
+            "date_joined": member.date_joined.isoformat(),
+            "matches": matches,
+        }
+        archive.writestr("profile.json", json.dumps(profile_data, indent=2))
+    stamp = timezone.now().strftime("%Y%m%d")
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = (
+        f'attachment; filename="wordduel-{member.username}-{stamp}.zip"'
+    )
+    return response
+
+
+@login_required
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Confirm with the password; live matches are resigned, the account anonymised."""
+    member = request.user
+    assert isinstance(member, Member)
+    form = DeleteAccountForm(member, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        settled = services.account_delete(member=member)
+        logout(request)
+        text = "Your account is deleted."
+        if settled:
+            text += f" {len(settled)} unfinished match(es) were resigned or left."
+        return render(request, "accounts/message.html", {"text": text})
+    return render(
+        request,
+        "accounts/delete.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )

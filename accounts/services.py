@@ -1,0 +1,299 @@
+"""Every change to membership and to one's own account: one keyword-only function each, one
+transaction each. A refusal is an :mod:`accounts.errors` class (a ServiceError), raised
+before anything is written or after the transaction rolled back, so it changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.hashers import make_password
+from django.core import signing
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.errors import (
+    AccountRefused,
+    InvitationUnusable,
+    MembershipRefused,
+    SignUpRefused,
+)
+from accounts.models import BIO_LENGTH, NAME_TAKEN, Club, Invitation, Member
+from accounts.names import display_name_refusal, skeleton
+from matches.services.common import require_organiser
+
+SIGN_UP_BY_INVITATION = "Sign-up is by invitation only: use the link an organiser gave you."
+INVITATION_UNKNOWN = "That invitation link is not valid."
+INVITATION_REVOKED = "That invitation link has been withdrawn by an organiser."
+INVITATION_EXPIRED = "That invitation link has expired."
+INVITATION_USED_UP = "That invitation link has been used as many times as it allows."
+INVITATION_TEXTS = {
+    "unknown": INVITATION_UNKNOWN,
+    "revoked": INVITATION_REVOKED,
+    "expired": INVITATION_EXPIRED,
+    "used_up": INVITATION_USED_UP,
+}
+NO_SUCH_REQUEST = "There is no such sign-up waiting for a decision."
+NO_SUCH_MEMBER = "There is no such member to remove."
+NOT_YOURSELF = "An organiser cannot remove their own membership."
+BAD_INVITATION = "An invitation needs 1 to 500 uses and an expiry in the future."
+EMAIL_TAKEN = "That email address belongs to another member."
+BAD_EMAIL_LINK = "That verification link is not valid, or has expired. Ask for a new one."
+BIO_TOO_LONG = f"A bio can be at most {BIO_LENGTH} characters."
+UNKNOWN_TIME_ZONE = "There is no such time zone."
+MAX_INVITATION_USES = 500
+#: How long an email verification link works.
+EMAIL_LINK_AGE = 3 * 24 * 60 * 60
+EMAIL_LINK_SALT = "accounts.email-verification"
+
+
+def _locked_member(member_id: int) -> Member | None:
+    return Member.objects.select_for_update().filter(pk=member_id).first()
+
+
+# ------------------------------------------------------------------ membership
+
+
+def club_set_sign_up(*, organiser: Any, sign_up: str) -> Club:
+    """Choose how people join (open, approval, invitation). Locks the club row."""
+    require_organiser(organiser)
+    if sign_up not in Club.SignUp.values:
+        raise AccountRefused("There is no such way to join.")
+    with transaction.atomic():
+        Club.current()
+        club = Club.objects.select_for_update().get(pk=1)
+        club.sign_up = sign_up
+        club.save(update_fields=["sign_up", "updated_at"])
+    return club
+
+
+def _usable_invitation(token: str, *, now: datetime) -> Invitation:
+    """The invitation ``token`` names, locked, if it can take one more sign-up."""
+    invitation = Invitation.objects.select_for_update().filter(token=token).first()
+    if invitation is None:
+        raise InvitationUnusable(INVITATION_UNKNOWN)
+    state = invitation.state(now)
+    if state == "revoked":
+        raise InvitationUnusable(INVITATION_REVOKED)
+    if state == "expired":
+        raise InvitationUnusable(INVITATION_EXPIRED)
+    if state == "used_up":
+        raise InvitationUnusable(INVITATION_USED_UP)
+    return invitation
+
+
+def member_sign_up(*, member: Member, invitation_token: str | None = None) -> Member:
+    """Save a new account (built and validated by the sign-up form) as the club's policy
+    says: open makes a member, approval a pending request, invitation a member only with a
+    usable link (whose use it counts). Locks the club row and the invitation, so a
+    single-use link admits one sign-up however many arrive at once."""
+    now = timezone.now()
+    with transaction.atomic():
+        Club.current()
+        club = Club.objects.select_for_update().get(pk=1)
+        invitation = _usable_invitation(invitation_token, now=now) if invitation_token else None
+        if invitation is not None or club.sign_up == Club.SignUp.OPEN:
+            member.membership = Member.Membership.APPROVED
+        elif club.sign_up == Club.SignUp.APPROVAL:
+            member.membership = Member.Membership.PENDING
+        else:
+            raise SignUpRefused(SIGN_UP_BY_INVITATION)
+        member.email_verified = False
+        member.save()
+        if invitation is not None:
+            invitation.uses += 1
+            invitation.save(update_fields=["uses"])
+    return member
+
+
+def invitation_create(
+    *, organiser: Any, expires_at: datetime, max_uses: int = 1, note: str = ""
+) -> Invitation:
+    """A new invitation link (single-use with ``max_uses=1``). Writes one new row."""
+    require_organiser(organiser)
+    if not 1 <= max_uses <= MAX_INVITATION_USES or expires_at <= timezone.now():
+        raise AccountRefused(BAD_INVITATION)
+    return Invitation.objects.create(
+        created_by=organiser, expires_at=expires_at, max_uses=max_uses, note=note.strip()[:100]
+    )
+
+
+def invitation_revoke(*, organiser: Any, invitation_id: int) -> Invitation:
+    """Withdraw a link: no more sign-ups through it. Locks the invitation."""
+    require_organiser(organiser)
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(pk=invitation_id).first()
+        if invitation is None:
+            raise InvitationUnusable(INVITATION_UNKNOWN)
+        if invitation.revoked_at is None:
+            invitation.revoked_at = timezone.now()
+            invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+def membership_decide(*, organiser: Any, member_id: int, approve: bool) -> Member:
+    """Approve or decline a pending sign-up (declined: ``removed``). Locks the member."""
+    require_organiser(organiser)
+    with transaction.atomic():
+        member = _locked_member(member_id)
+        if member is None or member.membership != Member.Membership.PENDING:
+            raise MembershipRefused(NO_SUCH_REQUEST)
+        member.membership = Member.Membership.APPROVED if approve else Member.Membership.REMOVED
+        member.membership_decided_by = organiser
+        member.membership_decided_at = timezone.now()
+        member.save(update_fields=["membership", "membership_decided_by", "membership_decided_at"])
+    return member
+
+
+def membership_remove(*, organiser: Any, member_id: int) -> Member:
+    """Take an approved member out of the club: they keep their account and records but no
+    longer see members-only matches, sit or appear in pickers. Locks the member."""
+    require_organiser(organiser)
+    if member_id == organiser.pk:
+        raise MembershipRefused(NOT_YOURSELF)
+    with transaction.atomic():
+        member = _locked_member(member_id)
+        if member is None or member.membership != Member.Membership.APPROVED:
+            raise MembershipRefused(NO_SUCH_MEMBER)
+        member.membership = Member.Membership.REMOVED
+        member.membership_decided_by = organiser
+        member.membership_decided_at = timezone.now()
+        member.save(update_fields=["membership", "membership_decided_by", "membership_decided_at"])
+    return member
+
+
+# ------------------------------------------------------------------ one's own account
+
+
+def email_verification_token(member: Member) -> str:
+    """A signed, expiring token naming the member and the address it confirms."""
+    return signing.dumps([member.pk, member.email], salt=EMAIL_LINK_SALT, compress=True)
+
+
+def account_set_email(*, member: Member, email: str) -> Member:
+    """Set a new address, not yet verified (the caller mails the link). Locks the member."""
+    email = Member.objects.normalize_email(email.strip())
+    with transaction.atomic():
+        locked = _locked_member(member.pk)
+        assert locked is not None
+        if email and Member.objects.exclude(pk=member.pk).filter(email__iexact=email).exists():
+            raise AccountRefused(EMAIL_TAKEN)
+        if locked.email != email:
+            locked.email = email
+            locked.email_verified = False
+            locked.save(update_fields=["email", "email_verified"])
+    return locked
+
+
+def account_verify_email(*, token: str) -> Member:
+    """Mark the address a link was sent to as verified, if it is still the member's
+    address and the link is fresh. Locks the member."""
+    try:
+        member_id, email = signing.loads(token, salt=EMAIL_LINK_SALT, max_age=EMAIL_LINK_AGE)
+    except (signing.BadSignature, ValueError, TypeError):
+        raise AccountRefused(BAD_EMAIL_LINK) from None
+    with transaction.atomic():
+        member = _locked_member(int(member_id))
+        if member is None or not email or member.email != email or member.deleted_at:
+            raise AccountRefused(BAD_EMAIL_LINK)
+        if not member.email_verified:
+            member.email_verified = True
+            member.save(update_fields=["email_verified"])
+    return member
+
+
+def account_update_profile(
+    *, member: Member, display_name: str, bio: str, time_zone: str
+) -> Member:
+    """Change the display name, bio and time zone. The time zone is stored once, in the
+    notification settings every email reads (see :mod:`notifications.services`). Locks the
+    member (and the settings row)."""
+    from notifications.forms import time_zones  # noqa: PLC0415
+    from notifications.services import update_notification_settings  # noqa: PLC0415
+
+    display_name = display_name.strip()
+    refusal = display_name_refusal(display_name) if display_name else None
+    if refusal is not None:
+        raise AccountRefused(refusal)
+    if len(bio) > BIO_LENGTH:
+        raise AccountRefused(BIO_TOO_LONG)
+    if time_zone not in {name for name, _ in time_zones()}:
+        raise AccountRefused(UNKNOWN_TIME_ZONE)
+    with transaction.atomic():
+        locked = _locked_member(member.pk)
+        assert locked is not None
+        if display_name:
+            own = {skeleton(locked.username), skeleton(display_name)}
+            others = Member.objects.exclude(pk=locked.pk)
+            if (
+                others.filter(username_key__in=own).exists()
+                or others.filter(display_key__in=own).exists()
+            ):
+                raise AccountRefused(NAME_TAKEN)
+        locked.display_name = display_name
+        locked.bio = bio
+        locked.save(update_fields=["display_name", "bio"])
+        update_notification_settings(member=locked, values={"time_zone": time_zone})
+    return locked
+
+
+def account_sign_out_elsewhere(*, member: Member) -> Member:
+    """End every session of the member (and the sockets on them) by changing the session
+    epoch; the caller keeps its own with ``update_session_auth_hash``. Locks the member."""
+    with transaction.atomic():
+        locked = _locked_member(member.pk)
+        assert locked is not None
+        locked.session_epoch = secrets.token_hex(8)
+        locked.save(update_fields=["session_epoch"])
+    return locked
+
+
+def anonymous_username(member_id: int) -> str:
+    return f"former-member-{member_id}"
+
+
+def account_delete(*, member: Member) -> list[int]:
+    """Delete one's account: live matches are resigned first (the opponent wins), then the
+    row is anonymised rather than removed, so finished games keep their records under
+    ``former-member-N``. Personal data (email, names, bio, password, notification settings,
+    push subscriptions, calendar feed, notices, imported games) goes. Fixtures not yet
+    started give up the seat. Each match is settled under its own lock; the rest locks the
+    member. Returns the ids of the matches settled."""
+    from matches.services.departure import member_leave_matches  # noqa: PLC0415
+
+    settled = member_leave_matches(member=member)
+    with transaction.atomic():
+        locked = _locked_member(member.pk)
+        assert locked is not None
+        locked.username = anonymous_username(locked.pk)
+        locked.display_name = ""
+        locked.first_name = locked.last_name = locked.email = locked.bio = ""
+        locked.email_verified = False
+        locked.password = make_password(None)
+        locked.is_active = False
+        locked.is_staff = locked.is_superuser = False
+        locked.membership = Member.Membership.REMOVED
+        locked.session_epoch = secrets.token_hex(8)
+        locked.deleted_at = timezone.now()
+        locked.save()
+        locked.user_permissions.clear()
+        locked.groups.clear()
+        _forget_personal_rows(locked)
+    return settled
+
+
+def _forget_personal_rows(member: Member) -> None:
+    """Rows that are only about the member (not a game shared with others)."""
+    from imports.models import ImportedGame  # noqa: PLC0415
+    from notifications.models import (  # noqa: PLC0415
+        CalendarFeed,
+        Notice,
+        NotificationSettings,
+        PushSubscription,
+    )
+
+    for model in (NotificationSettings, PushSubscription, CalendarFeed, Notice):
+        model.objects.filter(member=member).delete()
+    ImportedGame.objects.filter(owner=member).delete()
