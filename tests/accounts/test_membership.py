@@ -240,3 +240,18 @@ def test_pending_and_removed_accounts_are_refused_seats_and_pairings(
             match_services.create_fixture(organiser=organiser, name="No", first=account)
     assert not Seat.objects.filter(match=match, member__isnull=False).exists()
     assert not Match.objects.filter(name="No").exists()
+
+
+def test_the_demo_has_a_pending_sign_up_and_an_invitation_link() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("demo", stdout=out)
+    erin = Member.objects.get(username="erin")
+    assert erin.membership == Member.Membership.PENDING
+    [invitation] = Invitation.objects.all()
+    assert invitation.state(timezone.now()) == "usable"
+    assert f"?invite={invitation.token}" in out.getvalue()
+    assert "erin signed up and waits for approval" in out.getvalue()

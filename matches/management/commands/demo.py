@@ -10,17 +10,22 @@ from argparse import ArgumentParser
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import services as account_services
 from accounts.models import Member
+from accounts.organiser_views import invitation_link
 from matches import services
 from matches.models import Match
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 ORGANISER = "organiser"
+#: A sign-up the organiser has yet to approve (the club's default policy is approval).
+PENDING_SIGN_UP = "erin"
 
 
 class Command(BaseCommand):
@@ -92,7 +97,20 @@ class Command(BaseCommand):
             first=players["alice"],
             visibility_=Match.Visibility.MEMBERS,
         )
-        return {"tournament": tournament, "public": public, "members_only": members_only}
+        # Membership (issue 19): a sign-up waiting for the organiser, and an invitation link.
+        pending = account_services.member_sign_up(
+            member=Member(username=PENDING_SIGN_UP, password=make_password(password))
+        )
+        invitation = account_services.invitation_create(
+            organiser=organiser, expires_at=now + timedelta(days=14), max_uses=5, note="demo"
+        )
+        return {
+            "tournament": tournament,
+            "public": public,
+            "members_only": members_only,
+            "pending": pending,
+            "invitation": invitation,
+        }
 
     def _print(self, summary: dict[str, Any], password: str, host: str) -> None:
         tournament = summary["tournament"]
@@ -109,5 +127,10 @@ class Command(BaseCommand):
         write(
             f"  Members-only fixture with a free seat: {host}/matches/{summary['members_only'].id}/"
         )
+        write(
+            f"  {summary['pending'].username} signed up and waits for approval "
+            f"(as {ORGANISER}: {host}/accounts/members/)"
+        )
+        write(f"  Invitation link (5 sign-ups, 14 days): {invitation_link(summary['invitation'])}")
         write(f"Sign in at {host}/accounts/sign-in/ (e.g. as bob, or as {ORGANISER} to organise).")
         write("Forgot the password later? `python manage.py changepassword USERNAME`.")
