@@ -661,6 +661,27 @@ class MatchState(MatchView):
     bag: BagProof
 
 
+class BestPlayView(Shape):
+    """The highest-scoring play the engine finds from a rack: its tiles, its words (main word
+    first, as a move's) and its score."""
+
+    tiles: list[TileView]
+    words: list[WordView]
+    score: int
+    bingo: bool
+
+
+class TurnAnalysis(Shape):
+    """After the game, for the player who held the rack: the turn made from a replay step's
+    board with the rack shown there, and the best play the engine finds from that rack."""
+
+    number: int = Field(description="The turn analysed: the one made from this board.")
+    position: Seat
+    kind: MoveKind = Field(description="What was played then.")
+    score: int = Field(description="What the turn scored.")
+    best: BestPlayView | None = Field(description="None: the rack had no play at all.")
+
+
 class Replay(Shape):
     """The position after ``turn`` turns as the caller saw it: public facts, own rack."""
 
@@ -688,6 +709,10 @@ class Replay(Shape):
     rack: list[str] | None
     final_score: FinalScore | None = Field(
         description="On the final step only (``final``): how the final scores were reached."
+    )
+    analysis: TurnAnalysis | None = Field(
+        description="Once the match is over, to the player who made the next turn "
+        "(``turn`` + 1) only: that turn and the best play from the rack it was made from."
     )
 
 

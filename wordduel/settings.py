@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "imports",
     "notifications",
     "practice",
+    "analysis",
 ]
 
 MIDDLEWARE = [

@@ -18,6 +18,7 @@ from matches.schemas import (
     SeatView,
 )
 from matches.visibility.access import MatchAccess
+from matches.visibility.analysis import turn_analysis
 from matches.visibility.pages import result_text
 from matches.visibility.payloads import (
     board_rows,
@@ -149,6 +150,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
         your_seat=viewer.seat,
         rack=list(racks[viewer.seat]) if viewer.seat is not None else None,
         final_score=final_score(match, seats) if final else None,
+        analysis=turn_analysis(access, turn),
     )
 
 

@@ -29,7 +29,7 @@ from pydantic import TypeAdapter, ValidationError
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import schemas, services
-from matches.engine import Game, get_ruleset
+from matches.engine import BLANK, Game, get_ruleset
 from matches.engine.randomplay import AnagramIndex, find_play, random_move
 from matches.models import Match, Seat, Turn
 from wordduel.asgi import application
@@ -451,7 +451,11 @@ def _leaks_at(
     public: PublicRecord | None,
 ) -> Iterator[str]:
     key = path[-1] if path else None
-    if key == "rack":
+    if _analysed_tiles(path, value):
+        letters = "".join(BLANK if tile["blank"] else tile["letter"] for tile in value)
+        if (rack := _part_of(letters, foreign_racks)) is not None:
+            yield f"a best play of {letters}, from the rack {rack}"
+    elif key == "rack":
         if value and "".join(sorted(value)) not in own:
             yield f"a rack that is not the receiver's: {value}"
     elif _is_move(path, value):
@@ -488,5 +492,18 @@ def _letters(value: Any) -> bool:
 
 
 def _public_letters(path: tuple[Any, ...]) -> bool:
-    """Letters the public record holds (board, placed tiles, words), checked against it."""
-    return any(part in ("board", "tiles", "words", "move", "moves") for part in path)
+    """Letters the public record holds (board, placed tiles, words), checked against it; a
+    replay's analysis is not public (its best play is made of the analysed turn's rack)."""
+    return "analysis" not in path and any(
+        part in ("board", "tiles", "words", "move", "moves") for part in path
+    )
+
+
+def _analysed_tiles(path: tuple[Any, ...], value: Any) -> bool:
+    """The tiles of an analysis's best play: letters of the rack that turn was made from."""
+    return (
+        "analysis" in path
+        and path[-1] == "tiles"
+        and isinstance(value, list)
+        and all(isinstance(tile, dict) and "letter" in tile for tile in value)
+    )
