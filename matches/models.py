@@ -73,6 +73,9 @@ class Match(models.Model):
         NO_SHOW = "no_show", "No-show"
         ABANDONED = "abandoned", "Both seats empty"
         RESIGNED = "resigned", "Resignation"
+        CANCELLED = "cancelled", "Cancelled by an organiser"
+        ADJUDICATED = "adjudicated", "Adjudicated by an organiser"
+        VOIDED = "voided", "Voided by an organiser"
 
     name = models.CharField(max_length=120)
     tournament = models.ForeignKey(
@@ -270,3 +273,38 @@ class CommitReceipt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} · {self.client_id}"
+
+
+class OrganiserAction(models.Model):
+    """The audit trail of organisers' changes to fixtures: who, what, when and why.
+
+    Written by the organiser services in the transaction that makes the change. Organisers
+    see every entry; a ruling on a result (a cancellation, an adjudication, a void) is shown
+    to everyone who may watch the match.
+    """
+
+    class Kind(models.TextChoices):
+        RESCHEDULE = "reschedule", "Kick-off rescheduled"
+        CANCEL = "cancel", "Fixture cancelled"
+        ADJUDICATE = "adjudicate", "Result adjudicated"
+        VOID = "void", "Match voided"
+
+    #: The entries that decide a result, shown to every viewer of the match.
+    RESULT_KINDS = frozenset({Kind.CANCEL, Kind.ADJUDICATE, Kind.VOID})
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="organiser_actions")
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    reason = models.CharField(max_length=500)
+    # What changed, in plain values (the old and new kick-off, the result awarded).
+    details = models.JSONField(default=dict)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["match", "created_at"], name="organiser_action_match")]
+
+    def __str__(self) -> str:
+        return f"{self.match} · {self.get_kind_display()}"

@@ -54,7 +54,16 @@ Seat = Annotated[int, Field(ge=0, le=1, description="0 is First, 1 is Second.")]
 Status = Literal["scheduled", "live", "finished", "abandoned"]
 Result = Literal["", "first", "second", "draw"]
 EndReason = Literal[
-    "", "played_out", "six_scoreless", "forfeit", "no_show", "abandoned", "resigned"
+    "",
+    "played_out",
+    "six_scoreless",
+    "forfeit",
+    "no_show",
+    "abandoned",
+    "resigned",
+    "cancelled",
+    "adjudicated",
+    "voided",
 ]
 MoveKind = Literal["play", "swap", "pass"]
 Visibility = Literal["public", "members"]
@@ -345,7 +354,7 @@ class NoNews(Shape):
     """An event that carries nothing but its kind (``key_rotated``)."""
 
 
-EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated"]
+EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated", "fixture_changed"]
 #: What each public event carries.
 EVENT_DATA: dict[str, type[Shape]] = {
     "seat_taken": SeatsNews,
@@ -353,6 +362,7 @@ EVENT_DATA: dict[str, type[Shape]] = {
     "turn": TurnNews,
     "ended": ResultNews,
     "key_rotated": NoNews,
+    "fixture_changed": NoNews,
 }
 
 
@@ -567,12 +577,20 @@ class KeyRotatedFrame(_Event):
     data: NoNews
 
 
+class FixtureChangedFrame(_Event):
+    """An organiser changed the fixture (its kick-off): send ``sync`` for the new state."""
+
+    type: Literal["fixture_changed"] = "fixture_changed"
+    data: NoNews
+
+
 EVENT_FRAMES: dict[str, type[_Event]] = {
     "turn": TurnFrame,
     "opened": OpenedFrame,
     "seat_taken": SeatTakenFrame,
     "ended": EndedFrame,
     "key_rotated": KeyRotatedFrame,
+    "fixture_changed": FixtureChangedFrame,
 }
 AckFrame = AcceptedAck | RefusedAck | SeatedAck | ResignedAck
 ServerFrame = (
@@ -588,6 +606,7 @@ ServerFrame = (
     | SeatTakenFrame
     | EndedFrame
     | KeyRotatedFrame
+    | FixtureChangedFrame
 )
 
 

@@ -10,6 +10,7 @@ these; nothing else writes a match.
 - :mod:`.seating`: taking a seat, replacing the viewing link;
 - :mod:`.play`: a play, swap or pass;
 - :mod:`.resignation`: a player resigns;
+- :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture;
 - :mod:`.clock`: deadlines on a look, and the sweeps;
 - :mod:`.bag`: a player's randomness for the bag.
 """
@@ -24,6 +25,7 @@ from matches.services.clock import (
 )
 from matches.services.errors import (
     ContributionRefused,
+    FixtureUnchangeable,
     InvalidFixture,
     MatchMissing,
     MembershipRequired,
@@ -35,6 +37,7 @@ from matches.services.errors import (
     SignInRequired,
 )
 from matches.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
+from matches.services.organising import fixture_cancel, fixture_reschedule, match_adjudicate
 from matches.services.play import Committed, match_commit
 from matches.services.resignation import Resigned, match_resign
 from matches.services.seating import SeatTaken, match_rotate_viewing_key, match_take_seat
@@ -42,6 +45,7 @@ from matches.services.seating import SeatTaken, match_rotate_viewing_key, match_
 __all__ = [
     "Committed",
     "ContributionRefused",
+    "FixtureUnchangeable",
     "InvalidFixture",
     "MatchMissing",
     "MembershipRequired",
@@ -56,7 +60,10 @@ __all__ = [
     "create_fixture",
     "create_round_robin",
     "default_no_shows",
+    "fixture_cancel",
+    "fixture_reschedule",
     "forfeit_stalled_matches",
+    "match_adjudicate",
     "match_apply_deadlines",
     "match_commit",
     "match_contribute_entropy",

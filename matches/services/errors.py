@@ -78,6 +78,13 @@ class InvalidFixture(ServiceError):
     code = "invalid_fixture"
 
 
+class FixtureUnchangeable(ServiceError):
+    """An organiser's change that the fixture's state no longer allows (kicked off, over)."""
+
+    code = "fixture_unchangeable"
+    status = 409
+
+
 class ContributionRefused(ServiceError):
     """A random value for the bag that cannot be taken (a bad value, too late, twice)."""
 

@@ -28,6 +28,9 @@ function start(root) {
     no_show: "No-show",
     abandoned: "Both seats empty",
     resigned: "Resignation",
+    cancelled: "Cancelled by an organiser",
+    adjudicated: "Adjudicated by an organiser",
+    voided: "Voided by an organiser",
   };
   const STATUS_LABEL = { scheduled: "Scheduled", live: "Live", finished: "Finished", abandoned: "Abandoned" };
   const STALE = "Your opponent moved. Board updated.";
@@ -505,6 +508,9 @@ function start(root) {
         if (!state.live) break;
         state.live.seats = frame.data.seats;
         render();
+        break;
+      case "fixture_changed": // an organiser moved the kick-off: fetch the fixture as it is now
+        send({ type: "sync" });
         break;
       case "key_rotated":
         if (state.live && state.live.can_share) send({ type: "sync" }); // fetch the new link

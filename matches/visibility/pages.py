@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from matches.engine import format_position, get_ruleset
-from matches.models import Match, Seat, Tournament, Turn
+from matches.models import Match, OrganiserAction, Seat, Tournament, Turn
 from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, MoveView, SeatView
 from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member
 from matches.visibility.fairness import fairness_record
@@ -80,6 +80,35 @@ def end_line(match: Match, seats: list[Seat]) -> str:
     loser = seats[0 if match.result == Match.Result.SECOND else 1]
     who = seat_name(loser) or loser.get_position_display()
     return f"{who} ({loser.get_position_display()}) resigned."
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One organiser's action on the match, as the audit trail shows it."""
+
+    kind: str
+    label: str
+    who: str
+    at: datetime
+    reason: str
+
+
+def audit_lines(match: Match, *, is_organiser: bool) -> list[AuditLine]:
+    """Organisers' actions on the match: every one to an organiser; to anyone else who may
+    watch it, the rulings on its result only (a cancellation, an adjudication, a void)."""
+    actions = OrganiserAction.objects.filter(match=match).select_related("organiser")
+    if not is_organiser:
+        actions = actions.filter(kind__in=OrganiserAction.RESULT_KINDS)
+    return [
+        AuditLine(
+            kind=action.kind,
+            label=action.get_kind_display(),
+            who=str(action.organiser),
+            at=action.created_at,
+            reason=action.reason,
+        )
+        for action in actions
+    ]
 
 
 # ---------------------------------------------------------------- lists
@@ -332,6 +361,7 @@ class MatchPage:
     columns: list[str]
     move_lines: list[MoveLine]
     end_line: str
+    audit: list[AuditLine]
     final_score_rows: list[ScoreRow]
     can_rotate_key: bool
     is_member: bool
@@ -368,6 +398,7 @@ def match_page(access: MatchAccess) -> MatchPage:
         columns=[chr(ord("A") + c) for c in range(view.board_size)],
         move_lines=move_lines(view),
         end_line=end_line(match, seats),
+        audit=audit_lines(match, is_organiser=viewer.is_organiser),
         final_score_rows=final_score_rows(view.final_score, view.seats),
         can_rotate_key=can_rotate_key(match, viewer),
         is_member=viewer.is_member,

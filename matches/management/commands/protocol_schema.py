@@ -39,6 +39,7 @@ FRAMES: dict[str, Any] = {
     "SeatTakenFrame": schemas.SeatTakenFrame,
     "EndedFrame": schemas.EndedFrame,
     "KeyRotatedFrame": schemas.KeyRotatedFrame,
+    "FixtureChangedFrame": schemas.FixtureChangedFrame,
 }
 CLIENT = [
     "PlayRequest",
