@@ -1,11 +1,11 @@
 """Reading a client's frame: text in, one of the request shapes of :mod:`matches.schemas` out.
 
-Every frame from a client is validated here before anything else looks at it (DESIGN.md,
+Every frame from a client is validated here before anything else looks at it (docs/DESIGN.md,
 "bad input is an answer"): the consumer gets a request model, whose moves are the engine's
 own values, or a :class:`ProtocolError` whose code and message go back to the sender
 (``docs/PROTOCOL.md`` lists them). The rules of the game (letters, squares, words) are not
-checked here; the engine judges those inside the service, in RULES.md's order, so their
-messages stay RULES.md's own.
+checked here; the engine judges those inside the service, in docs/RULES.md's order, so their
+messages stay docs/RULES.md's own.
 """
 
 from __future__ import annotations

@@ -4,12 +4,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from wordduel.health import healthz, healthz_web
+from wordduel.views import how_to_play
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("healthz/web", healthz_web, name="healthz-web"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("how-to-play/", how_to_play, name="how-to-play"),
     path("imports/", include("imports.urls")),
     path("api/", include("matches.api_urls")),
     path("notifications/", include("notifications.urls")),

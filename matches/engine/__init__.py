@@ -1,7 +1,7 @@
 """The rules of Word Duel as a pure-Python library (no Django here).
 
 A game is a value: ``Game.new(...)`` deals, ``game.apply(move, player=..., lexicon=...)``
-returns the next game or raises a MoveError carrying RULES.md's exact message.
+returns the next game or raises a MoveError carrying docs/RULES.md's exact message.
 """
 
 from .board import Board, format_position, parse_position

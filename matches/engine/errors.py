@@ -1,8 +1,9 @@
 """Every way a move can be refused, one exception type per rule.
 
-The message of each rule error is exactly the text of RULES.md, so whatever layer catches it
-(a service, a consumer, a view) can show ``str(error)`` to the player unchanged. ``code`` is a
-stable machine name for clients that want to react to a particular refusal.
+The message of each rule error is exactly the text of docs/RULES.md, so whatever layer catches
+it (a service, a consumer, a view) can show ``str(error)`` to the player unchanged. ``code`` is
+a stable machine name for clients that want to react to a particular refusal. Both are in
+docs/RULES.md and docs/PROTOCOL.md word for word (tests/foundation/test_rules_document.py).
 """
 
 from __future__ import annotations

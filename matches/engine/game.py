@@ -1,7 +1,7 @@
 """A game of Word Duel as an immutable value: apply a move, get the next game.
 
 ``Game.apply`` either returns a new Game or raises a MoveError subclass whose message is
-RULES.md's text; a refused move changes nothing because nothing is ever changed in place.
+docs/RULES.md's text; a refused move changes nothing because nothing is ever changed in place.
 The whole state, including the position in the random stream, round-trips through
 ``to_json``/``from_json``.
 """

@@ -1,4 +1,4 @@
-"""Rulesets: every number of RULES.md as data, so the engine has no hard-coded rule.
+"""Rulesets: every number of docs/RULES.md as data, so the engine has no hard-coded rule.
 
 Three rulesets exist: ``word-duel`` (the default), ``classic`` and ``outspell``.
 

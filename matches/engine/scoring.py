@@ -1,8 +1,8 @@
 """Rules 4 (square taken) to 9 and the score of a play, from the board alone.
 
 This is the board-only path: it needs no racks, so GCG records can be re-scored with it, and
-``Game.apply`` calls it after the rack checks. The checks run in RULES.md's order and the first
-failure is raised.
+``Game.apply`` calls it after the rack checks. The checks run in docs/RULES.md's order and the
+first failure is raised.
 """
 
 from __future__ import annotations

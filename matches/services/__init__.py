@@ -1,4 +1,5 @@
-"""Every change to a match, one function each, one transaction each (DESIGN.md "one way in").
+"""Every change to a match, one function each, one transaction each (docs/DESIGN.md, "one way
+in").
 
 Each function locks what it changes (the match row with ``select_for_update``, then its
 seats), applies any deadline that has passed (time is data), checks, writes, and publishes

@@ -1,6 +1,6 @@
 """The clock: deadlines applied when someone looks, and the sweeps Celery beat runs.
 
-Time is data (DESIGN.md): kick-off, no-show and forfeit are decided from stored timestamps;
+Time is data (docs/DESIGN.md): kick-off, no-show and forfeit are decided from stored times;
 a sweep only makes them happen on time and pushes the news. Sweeps are idempotent and share
 the work when two run at once.
 """

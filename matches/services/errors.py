@@ -2,7 +2,8 @@
 
 A service that refuses changes nothing (except a deadline that had already passed, which
 stands) and raises one of these after its transaction; ``str(error)`` is the message for
-people. Pages, the API and the socket each map them in one place.
+people. Pages, the API and the socket each map them in one place. docs/RULES.md lists every
+code and every text (section 13), and a test keeps it so.
 """
 
 from __future__ import annotations

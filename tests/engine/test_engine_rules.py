@@ -1,4 +1,4 @@
-"""Every row of RULES.md's message table, and the order the rules are checked in."""
+"""Every row of docs/RULES.md's message table, and the order the rules are checked in."""
 
 from __future__ import annotations
 

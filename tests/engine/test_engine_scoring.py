@@ -1,4 +1,4 @@
-"""Scoring per RULES.md: premiums only under new tiles, blanks 0, multipliers multiply."""
+"""Scoring per docs/RULES.md: premiums only under new tiles, blanks 0, multipliers multiply."""
 
 from __future__ import annotations
 

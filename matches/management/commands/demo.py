@@ -1,6 +1,10 @@
-"""``manage.py demo [--if-empty]``: members, an organiser and fixtures to try the site with.
+"""``manage.py demo [--if-empty] [--reset-password]``: members, an organiser and fixtures to
+try the site with, and a way back in to them.
 
-Everything is created through the services, exactly as the organiser's pages would.
+Everything is created through the services, exactly as the organiser's pages would. The demo
+members share one password, printed once; a password cannot be read back from its hash, so
+``--reset-password`` gives them a new one and prints it. Generated passwords avoid characters
+that look alike in print (0 and O, 1, l and I), so they can be read off a terminal and typed.
 """
 
 from __future__ import annotations
@@ -26,16 +30,40 @@ PLAYERS = ("alice", "bob", "carol", "dave")
 ORGANISER = "organiser"
 #: A sign-up the organiser has yet to approve (the club's default policy is approval).
 PENDING_SIGN_UP = "erin"
+DEMO_MEMBERS = (*PLAYERS, ORGANISER)
+
+#: Letters and digits that cannot be mistaken for one another when read: no 0/O/o, 1/l/I/i.
+LEGIBLE_CHARACTERS = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+PASSWORD_GROUPS, PASSWORD_GROUP_LENGTH = 3, 4
+RESET_COMMAND = "python manage.py demo --reset-password"
+
+
+def new_password() -> str:
+    """A random password in three groups of four, e.g. ``tq7M-k4xe-9RbN`` (about 69 bits)."""
+    return "-".join(
+        "".join(secrets.choice(LEGIBLE_CHARACTERS) for _ in range(PASSWORD_GROUP_LENGTH))
+        for _ in range(PASSWORD_GROUPS)
+    )
 
 
 class Command(BaseCommand):
-    help = "Create demo members, an organiser, a round robin and two fixtures; print sign-ins."
+    help = (
+        "Create demo members, an organiser, a round robin and two fixtures; print sign-ins. "
+        "With --reset-password: give the demo members a new password and print it."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--if-empty",
             action="store_true",
-            help="Do nothing when any member exists already (for `make run`).",
+            help="Do nothing when any member exists already (for `make run`); say who the "
+            "demo members are, if they exist.",
+        )
+        parser.add_argument(
+            "--reset-password",
+            action="store_true",
+            help="Set a new password for the demo members (and print it) instead of creating "
+            "anything.",
         )
         parser.add_argument(
             "--password",
@@ -46,21 +74,55 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        host = options["host"].rstrip("/")
+        taken = sorted(
+            Member.objects.filter(username__in=DEMO_MEMBERS).values_list("username", flat=True)
+        )
+        if options["reset_password"]:
+            self._reset(taken, options["password"] or new_password(), host)
+            return
         if options["if_empty"] and Member.objects.exists():
             self.stdout.write("Members exist already; no demo data added.")
+            if taken:
+                self._remind(taken, host)
             return
-        taken = sorted(
-            Member.objects.filter(username__in=(*PLAYERS, ORGANISER)).values_list(
-                "username", flat=True
-            )
-        )
         if taken:
             self.stderr.write(f"Demo usernames already in use: {', '.join(taken)}. Nothing done.")
+            self.stderr.write(f"For a new password for them: `{RESET_COMMAND}`.")
             return
-        password = options["password"] or secrets.token_urlsafe(9)
+        password = options["password"] or new_password()
         with transaction.atomic():
             summary = self._create(password)
-        self._print(summary, password, options["host"].rstrip("/"))
+        self._print(summary, password, host)
+
+    def _remind(self, taken: list[str], host: str) -> None:
+        """Who the demo members are, and how to get in as one (a later `make run`)."""
+        write = self.stdout.write
+        players = [name for name in PLAYERS if name in taken]
+        if players:
+            write(f"  Demo members: {', '.join(players)}")
+        if ORGANISER in taken:
+            write(f"  Demo organiser: {ORGANISER}")
+        write("  They share the password printed when the demo data was made.")
+        write(f"  Lost it? `{RESET_COMMAND}` sets a new one and prints it.")
+        write(f"  Sign in at {host}/accounts/sign-in/")
+
+    def _reset(self, taken: list[str], password: str, host: str) -> None:
+        """Give every demo member that exists ``password``, and print it."""
+        if not taken:
+            self.stderr.write(
+                "There are no demo members here. `python manage.py demo` creates them."
+            )
+            return
+        with transaction.atomic():
+            for member in Member.objects.select_for_update().filter(username__in=taken):
+                member.set_password(password)
+                member.save(update_fields=["password"])
+        write = self.stdout.write
+        write(self.style.SUCCESS("New password set."))
+        write(f"  Demo members: {', '.join(taken)}")
+        write(f"  Password for all of them: {password}")
+        write(f"Sign in at {host}/accounts/sign-in/")
 
     def _create(self, password: str) -> dict[str, Any]:
         players = {
@@ -133,4 +195,4 @@ class Command(BaseCommand):
         )
         write(f"  Invitation link (5 sign-ups, 14 days): {invitation_link(summary['invitation'])}")
         write(f"Sign in at {host}/accounts/sign-in/ (e.g. as bob, or as {ORGANISER} to organise).")
-        write("Forgot the password later? `python manage.py changepassword USERNAME`.")
+        write(f"Lost the password later? `{RESET_COMMAND}` sets a new one and prints it.")
