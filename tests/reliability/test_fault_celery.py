@@ -22,6 +22,7 @@ from datetime import timedelta
 import pytest
 from celery import Celery
 from channels_redis.core import RedisChannelLayer
+from django.conf import settings
 from django.utils import timezone
 
 from matches.events import match_group
@@ -62,13 +63,27 @@ def _forfeited() -> int:
     return Match.objects.filter(end_reason=Match.EndReason.FORFEIT).count()
 
 
+def _listening(listener: asyncio.Task[None]) -> bool:
+    """True while the listener runs; its own error, if it stopped, instead of a long wait."""
+    if listener.done():
+        raise AssertionError("the event listener stopped") from listener.exception()
+    return True
+
+
 def test_a_worker_killed_mid_sweep_leaves_whole_batches_and_the_next_sweep_finishes(
     start_worker, redis_server, layer_prefix, make_fixture, make_member
 ) -> None:
     ids = _stalled_matches(make_fixture, make_member)
     assert Match.objects.filter(status=Match.Status.LIVE).count() == MATCHES
     broker = Celery("reliability-probe", broker=redis_server.url)
-    layer = RedisChannelLayer(hosts=[{"address": redis_server.url}], prefix=layer_prefix)
+    broker.conf.task_default_queue = settings.CELERY_TASK_DEFAULT_QUEUE  # this run's workers
+    # The app's read timeout, not redis-py's default of 5 s: that equals channels-redis's 5 s
+    # blocking pop, so on a busy machine an idle listener's read could time out first and end
+    # the listener (run 6 of issue 14's ten CI runs, under load, lost every later event so).
+    layer = RedisChannelLayer(
+        hosts=[{"address": redis_server.url, "socket_timeout": settings.REDIS_SOCKET_TIMEOUT}],
+        prefix=layer_prefix,
+    )
     ended: Counter[int] = Counter()
     figures: dict[str, object] = {"matches": MATCHES}
 
