@@ -825,7 +825,7 @@ function start(root) {
     root.classList.add("showing-last");
     const seat = live.seats.find((s) => s.position === move.position);
     const steps = tiles.map((t) => `${t.letter}${t.blank ? " (blank)" : ""} on ${squareName(t.row, t.col)}`);
-    say(`${seat ? seatName(seat) : ""}'s ${playWords(move)}, again: ${steps.join(", ")}.`);
+    say(`Showing ${seat ? seatName(seat) : ""}'s ${playWords(move)} again: ${steps.join(", ")}.`);
     render();
     state.showing.timer = setTimeout(stepShowing, SHOW_PAUSE_MS);
   }

@@ -156,7 +156,7 @@ def test_the_opponents_last_play_is_shown_again_tile_by_tile_from_the_keyboard(
     for name in squares:
         expect(cell(page, name)).not_to_have_class(TILE)
     expect(cell(page, "H8")).to_have_class(TILE)
-    expect(page.locator("#status")).to_contain_text(f"bob's {word}, again: ")
+    expect(page.locator("#status")).to_contain_text(f"Showing bob's {word} again: ")
     expect(page.get_by_role("button", name=re.compile(r"^Stop showing"))).to_be_focused()
     # Then its tiles, one at a time, in the order they spell; then the live board again.
     expect(page.locator("#match")).not_to_have_class(re.compile(r"showing-last"), timeout=20_000)
