@@ -100,16 +100,18 @@ def test_a_real_secret_key_is_accepted_with_debug_unset() -> None:
     assert settings_refusal(secrets.token_urlsafe(50)) == ""
 
 
+# Fixed values: parameters must be the same in every pytest-xdist worker's collection.
 @pytest.mark.parametrize(
     ("secret_key", "refusal"),
     [
         ("x7Qp2" * 9, TOO_WEAK),  # 45 characters
-        (secrets.token_urlsafe(30), TOO_WEAK),
+        ("mGCKkiqPFPbw_WOtvpRDAEzVSPtDqhLgx6wYZgcQ", TOO_WEAK),  # 40 random characters
         ("ab" * 40, TOO_WEAK),  # long, but two characters
         ("a" * 80, TOO_WEAK),
         (DEVELOPMENT_SECRET_KEY, "published example"),  # this repository's dev key
         ("change-me-in-production-please-0123456789abcdef", "published example"),
-        ("django-insecure-" + secrets.token_urlsafe(50), "published example"),
+        # Django's startproject prefix, before a random-looking tail
+        ("django-insecure-z98Oa7Qv4aFEqI6QQlD79jOHofz92hkd1BwI739oESu-9XdDA", "published example"),
     ],
 )
 def test_short_published_or_repetitive_secret_keys_are_refused(secret_key, refusal) -> None:
