@@ -52,6 +52,7 @@ function start(root) {
     replay: $("replay"),
     replayPosition: $("replay-position"),
     replayBanner: $("replay-banner"),
+    replayAnalysis: $("replay-analysis"),
     seatsSlot: $("seats-slot"),
     movesSlot: $("moves-slot"),
     gcgLink: $("gcg-link"),
@@ -1183,7 +1184,26 @@ function start(root) {
       if (r.rack) text += ` Your rack then: ${r.rack.map((t) => (t === "?" ? "blank" : t)).join(" ")}.`;
       el.replayBanner.textContent = text;
     }
+    renderAnalysis(state.replay && state.replay.analysis);
     root.classList.toggle("replaying", !!state.replay);
+  }
+
+  // After the game, a replay step of the viewer's own turn says what the engine would have
+  // played from the rack shown (the server sends it to that player only, once it is over).
+  function renderAnalysis(analysis) {
+    el.replayAnalysis.hidden = !analysis;
+    if (!analysis) {
+      el.replayAnalysis.textContent = "";
+      return;
+    }
+    const played = { play: `you played for ${analysis.score}`, swap: "you swapped", pass: "you passed" }[analysis.kind];
+    const best = analysis.best;
+    const main = best && best.words[0];
+    el.replayAnalysis.textContent = `Move ${analysis.number}, from this board and your rack: ${played}. `
+      + (best
+        ? `The best play the engine finds: ${main.word} at ${main.position} for ${best.score}`
+          + `${best.bingo ? " (a bingo)" : ""}.`
+        : "The engine finds no play from that rack.");
   }
 
   function renderFinalScore() {
