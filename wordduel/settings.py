@@ -379,6 +379,10 @@ CELERY_BEAT_SCHEDULE["practice.requeue_stalled_turns"] = {
 }
 # The quick start has no broker: a notice's task runs in the process, after the commit.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+if CELERY_TASK_ALWAYS_EAGER:
+    # A task run in the process logs a "succeeded" line each time: noise on the quick start's
+    # console, where the emails themselves are what a newcomer wants to read.
+    LOGGING["loggers"]["celery.app.trace"] = {"level": "WARNING"}
 # The queue tasks go to (test runs sharing one Redis each use their own).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Run the sweeps in a thread of the web process (the quick start has no Celery).
