@@ -52,8 +52,8 @@ MATCH_ROW = "SELECT id FROM matches_match WHERE id = %(match)s FOR UPDATE"
 SAME_TURN = (
     "INSERT INTO matches_turn (match_id, number, position, kind, placement, swap_count, words,"
     " score, first_total, second_total, bag_count, rack_before, swapped, drawn, client_id,"
-    " created_at) VALUES (%(match)s, %(number)s, 0, 'pass', '[]', 0, '[]', 0, 0, 0, 0, '', '',"
-    " '', 'blocker', now())"
+    " record_hash, created_at) VALUES (%(match)s, %(number)s, 0, 'pass', '[]', 0, '[]', 0, 0,"
+    " 0, 0, '', '', '', 'blocker', '', now())"
 )
 SAME_RECEIPT = (
     "INSERT INTO matches_commitreceipt (match_id, member_id, client_id, accepted, response,"
