@@ -341,9 +341,23 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task is queued inside a commit's request (a notice, the computer's turn): a Redis that
+# stops answering must cost that request seconds, not hang it (and a socket's ack with it).
+# What could not be queued is picked up by the sweeps. The read timeout must outlast the
+# worker's blocking pop of 1 s.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+    "socket_timeout": 5,
+    "socket_connect_timeout": 5,
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
 # Several stacks (or test runs) on one Redis each keep their queues, pings and results apart.
 if os.environ.get("CELERY_KEY_PREFIX"):
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": os.environ["CELERY_KEY_PREFIX"]}
+    CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = os.environ["CELERY_KEY_PREFIX"]
 # Beat records each tick for /healthz (wordduel/celery.py).
 CELERY_BEAT_SCHEDULER = "wordduel.celery:TickRecordingScheduler"
 # /healthz: how long to wait for a worker's answer to a ping, and how old beat's last tick

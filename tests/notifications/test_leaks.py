@@ -21,13 +21,17 @@ pytestmark = pytest.mark.django_db
 
 #: Capital runs a notice may hold: time-zone abbreviations.
 ALLOWED_CAPITALS = {"UTC", "GMT", "CET", "CEST", "JST"}
+SIGNED_TOKEN = re.compile(r"(/unsubscribe/)[A-Za-z0-9_:\-]+")
 BAG_WORDS = re.compile(r"\b(rack|racks|bag|tiles? left|drawn|drew)\b", re.IGNORECASE)
 
 
 def leaks(text: str, racks: set[str]) -> list[str]:
     """What in ``text`` could be a rack or the bag: a rack of 4+ tiles written out (any case),
     any run of 2+ capitals (how tiles are written) but a zone's name, a word about the bag."""
-    found = [rack for rack in racks if len(rack) >= 4 and rack.lower() in text.lower()]
+    # A signed token is random base64: any four letters turn up in it, in some case, now and
+    # then (the soak once found IUUZ in "…QiIuUzM2…"). It is the signer's output, not ours.
+    scanned = SIGNED_TOKEN.sub(r"\1<token>", text).lower()
+    found = [rack for rack in racks if len(rack) >= 4 and rack.lower() in scanned]
     words = re.sub(r"https?://\S+", " ", text)  # links: the site's paths and signed ids
     found += [run for run in re.findall(r"[A-Z?]{2,}", words) if run not in ALLOWED_CAPITALS]
     found += BAG_WORDS.findall(text)
@@ -41,6 +45,9 @@ def test_the_scanner_catches_a_planted_rack():
     assert leaks("Move by Tue 01 Dec 2026, 10:00 UTC, or you forfeit.", {"AEINRST"}) == []
     assert leaks("Open https://x.test/u/eyJtIjozLCJr/ to see", {"AEINRST"}) == []
     assert leaks("Open https://x.test/u/EINRST/ to see", {"AEINRST", "EINRST"}) != []
+    token = "https://x.test/notifications/unsubscribe/eyJtIjoxMH0:1xYMWm:QiIuUzM2/"
+    assert leaks(f"Unsubscribe: {token}", {"IUUZ"}) == []
+    assert leaks(f"Unsubscribe: {token} IUUZ", {"IUUZ"}) != []
 
 
 def test_no_notice_of_a_whole_game_carries_rack_letters_or_the_bag(

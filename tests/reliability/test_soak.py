@@ -235,7 +235,12 @@ def test_soak_many_matches_to_the_end_every_view_equals_the_database(
     asyncio.run(scenario())
     deadline = time.monotonic() + 60
     while not _notices_settled():
-        assert time.monotonic() < deadline, "the worker did not settle every notice"
+        assert time.monotonic() < deadline, (
+            "the worker did not settle every notice: "
+            f"{Notice.objects.filter(dispatched_at__isnull=True).count()} undispatched, "
+            f"{Delivery.objects.filter(status=Delivery.Status.PENDING).count()} pending, "
+            f"worker log ends: {worker.log_text()[-3000:]}"
+        )
         time.sleep(0.2)
     notice_figures = {"matches": SOAK_MATCHES, **_check_notices(games, smtp_server)}
     record_figures("soak-notices", notice_figures)
