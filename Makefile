@@ -69,10 +69,11 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 # The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers), in two
-# parts: the tests that start no server of their own on both cores (each worker its own test
-# database and Redis prefix), then the browser and fault/soak/fuzz suites (short profile) one
-# at a time, as they start Daphne, Celery and Chromium processes and time what they see.
-SERIAL_SUITES := tests/e2e tests/reliability
+# parts: everything but the fault suite on both cores (each worker its own test database,
+# Redis prefix and, for the browser tests, its own Daphne and Chromium), then the
+# fault/soak/fuzz suite (short profile) one test at a time, as it starts Daphne, Celery and
+# Redis processes, kills them, and times what it sees.
+SERIAL_SUITES := tests/reliability
 test: $(STAMP) chromium lint
 	scripts/with-services.sh sh -c '$(BIN)/python -m pytest -n 2 -p no:cacheprovider \
 	  $(foreach suite,$(SERIAL_SUITES),--ignore=$(suite)) tests && \
