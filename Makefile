@@ -15,6 +15,11 @@ UV_VERSION := 0.13.9
 UV := $(BIN)/uv
 UV_STAMP := $(VENV)/.uv-$(UV_VERSION)
 export UV_PYTHON_DOWNLOADS := never
+# Compiled once: the packages at install (uv), our own modules on first import. Some machines
+# set PYTHONDONTWRITEBYTECODE, so every process (each test worker, each Daphne and Celery a
+# test starts) would compile everything again on every start.
+export UV_COMPILE_BYTECODE := 1
+unexport PYTHONDONTWRITEBYTECODE
 
 $(UV_STAMP):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

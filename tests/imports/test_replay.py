@@ -13,9 +13,12 @@ from imports.schemas import Replay
 from lexicon.lexicon import Lexicon, get_lexicon
 from matches.engine import Board, GcgError, PlacedTile, get_ruleset, parse_gcg, score_play
 from matches.engine.gcg import play_from_gcg
+from tests.depth import QUICK
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gcg"
 RECORDS = sorted(FIXTURES.glob("*.gcg")) + sorted((FIXTURES / "constructs").glob("*.gcg"))
+#: Every record in ``make test``; every third at the quick depth of ``make check``.
+SAMPLED_RECORDS = RECORDS[::3] if QUICK else RECORDS
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +58,7 @@ def test_a_phony_is_flagged_and_the_best_play_stands_beside_it(enable: Lexicon) 
     assert replay.final_totals == (558, 397)
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLED_RECORDS, ids=lambda p: p.name)
 def test_every_record_replays_with_only_word_flags(path: Path, enable: Lexicon) -> None:
     """Real games score as the classic rules say: the only flags are words ENABLE lacks
     (the games were played with NWL and CSW), and no legal play beats the best found."""

@@ -21,7 +21,7 @@ from matches.models import Match, Turn
 from matches.visibility import exports
 from matches.visibility.analysis import turn_analysis
 from tests.matches.test_api import _client, _get
-from tests.matches.test_records import play_out
+from tests.matches.test_records import play_out, play_to_the_end
 from tests.matches.test_ws_helpers import _leaks_at, _paths, racks_ever_held
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def finished(live_match: Match, alice: Member, bob: Member) -> Match:
-    match = play_out(live_match, (alice, bob), seed=11)
+    match = play_to_the_end(live_match, (alice, bob), seed=12)
     assert match.status == Match.Status.FINISHED
     return match
 

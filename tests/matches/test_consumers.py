@@ -572,6 +572,7 @@ async def test_a_replaced_viewing_key_closes_the_sockets_that_relied_on_it(
     assert await refusal_code(match.id, key=new_key) is None
 
 
+@pytest.mark.slow  # waits out the layer's real 5 s read; settings.py refuses a timeout <= 5 s
 async def test_a_quiet_socket_outlives_the_channel_layers_blocking_read(live_match, alice, connect):
     """channels-redis waits for news with a 5 s blocking read; silence must not end a socket.
 

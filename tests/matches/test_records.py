@@ -28,6 +28,7 @@ from matches.engine import (
 from matches.engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
 from matches.engine.randomplay import AnagramIndex, random_move
 from matches.models import Match, Turn
+from tests.depth import QUICK
 from tests.matches.helpers import commit_move
 
 
@@ -91,6 +92,34 @@ def play_out(
         if after_turn is not None:
             after_turn(match)
     match.refresh_from_db()
+    return match
+
+
+#: At the quick depth a "whole game" is this many random turns, then a resignation.
+QUICK_GAME_TURNS = 12
+
+
+def play_to_the_end(
+    match: Match,
+    players: tuple[Member, Member],
+    *,
+    seed: int,
+    after_turn: Callable[[Match], None] | None = None,
+) -> Match:
+    """Play ``match`` until it is over: to its natural end (``make test``), or, at the quick
+    depth (``make check``), for ``QUICK_GAME_TURNS`` turns and then the player to move
+    resigns, so a finished game costs a tenth as much."""
+    match = play_out(
+        match, players, seed=seed, turns=QUICK_GAME_TURNS if QUICK else None, after_turn=after_turn
+    )
+    if match.status == Match.Status.LIVE:
+        game = Game.from_json(match.game_state)
+        services.match_resign(
+            match_id=match.id, member=players[game.to_move], client_id="quick-depth-resign"
+        )
+        match.refresh_from_db()
+        if after_turn is not None:
+            after_turn(match)  # a resignation ends the game without adding a turn
     return match
 
 
