@@ -288,6 +288,8 @@ class OrganiserAction(models.Model):
         CANCEL = "cancel", "Fixture cancelled"
         ADJUDICATE = "adjudicate", "Result adjudicated"
         VOID = "void", "Match voided"
+        SUBSTITUTE = "substitute", "Player substituted"
+        POSTPONE = "postpone", "Round postponed"
 
     #: The entries that decide a result, shown to every viewer of the match.
     RESULT_KINDS = frozenset({Kind.CANCEL, Kind.ADJUDICATE, Kind.VOID})

@@ -11,7 +11,8 @@ these; nothing else writes a match.
 - :mod:`.seating`: taking a seat, replacing the viewing link;
 - :mod:`.play`: a play, swap or pass;
 - :mod:`.resignation`: a player resigns;
-- :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture;
+- :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture,
+  substitutes a player or postpones a round;
 - :mod:`.clock`: deadlines on a look, and the sweeps;
 - :mod:`.bag`: a player's randomness for the bag.
 """
@@ -38,7 +39,13 @@ from matches.services.errors import (
     SignInRequired,
 )
 from matches.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
-from matches.services.organising import fixture_cancel, fixture_reschedule, match_adjudicate
+from matches.services.organising import (
+    fixture_cancel,
+    fixture_reschedule,
+    fixture_substitute,
+    match_adjudicate,
+    round_postpone,
+)
 from matches.services.play import Committed, match_commit
 from matches.services.resignation import Resigned, match_resign
 from matches.services.seating import SeatTaken, match_rotate_viewing_key, match_take_seat
@@ -63,6 +70,7 @@ __all__ = [
     "default_no_shows",
     "fixture_cancel",
     "fixture_reschedule",
+    "fixture_substitute",
     "forfeit_stalled_matches",
     "match_adjudicate",
     "match_apply_deadlines",
@@ -72,6 +80,7 @@ __all__ = [
     "match_rotate_viewing_key",
     "match_take_seat",
     "open_due_matches",
+    "round_postpone",
     "round_robin_pairings",
     "run_clock",
 ]

@@ -1,4 +1,5 @@
-"""An organiser's control of a fixture once it is scheduled: reschedule, cancel, adjudicate.
+"""An organiser's control of a fixture once it is scheduled: reschedule, cancel, adjudicate,
+substitute a player, postpone a tournament round.
 
 Each is one function: it locks the match row (and its seats), applies any deadline that has
 passed (so a kick-off that came first stands), checks, writes the change and its
@@ -10,18 +11,22 @@ voided or cancelled match has no result and is rated by nobody.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 
+from accounts.models import Member
 from matches import visibility
-from matches.events import PublicEvent, publish_on_commit
-from matches.models import Match, OrganiserAction, Seat
+from matches.events import Event, PublicEvent, publish_on_commit
+from matches.models import Match, OrganiserAction, Seat, Turn
 from matches.services.common import locked_match, locked_seats, require_organiser
 from matches.services.common import now as _now
 from matches.services.errors import FixtureUnchangeable, InvalidFixture
+from matches.services.fixtures import NOT_A_MEMBER
 from matches.services.lifecycle import apply_deadlines, finish_match
+from matches.visibility.access import is_club_member
+from notifications import notices
 
 #: The longest reason kept with an organiser's action.
 MAX_REASON_LENGTH = 500
@@ -32,6 +37,19 @@ KICKOFF_NOT_AHEAD = "The new kick-off must be in the future."
 CANCEL_TOO_LATE = "Only a fixture that has not kicked off can be cancelled."
 NOT_LIVE = "Only a live match can be adjudicated or voided."
 NO_SUCH_RULING = "A ruling is a win for First, a win for Second, a draw, or void."
+
+NO_SUCH_SEAT = "A seat is First or Second."
+SUBSTITUTE_OVER = "This match is over, so its players can no longer be replaced."
+SUBSTITUTE_TOO_LATE = "This player has already moved, so they can no longer be replaced."
+EMPTY_SEAT = "This seat is empty: there is nobody to replace."
+ALREADY_IN_THIS_SEAT = "That member already holds this seat."
+BOTH_SIDES = "A member cannot sit on both sides of a fixture."
+#: The longest a round can be put back at once.
+MAX_POSTPONE_DAYS = 90
+POSTPONE_NOT_LATER = "A round can only be postponed by a positive interval."
+POSTPONE_TOO_LONG = f"A round can be postponed by at most {MAX_POSTPONE_DAYS} days at once."
+NO_SUCH_ROUND = "This tournament has no such round."
+ROUND_UNDER_WAY = "Every fixture of this round has kicked off: there is nothing to postpone."
 
 #: What an adjudication may award: a result, or "void" (no result, unrated).
 RULINGS = ("first", "second", "draw", "void")
@@ -180,3 +198,138 @@ def match_adjudicate(
     if refusal is not None:
         raise refusal
     return match
+
+
+def fixture_substitute(
+    *,
+    organiser: Any,
+    match_id: int,
+    position: int,
+    member_id: int,
+    reason: str,
+    now: datetime | None = None,
+) -> Match:
+    """Put another member in a seat before that seat's first move (a player who cannot
+    play). The seat keeps its rack, score and place in the bag: only who holds it changes,
+    so from now on its letters reach the new occupant only (visibility reads the seat's
+    member) and the old one watches like anybody else.
+
+    Locks the match and its seats. Refused once the seat has moved or the match is over, for
+    an empty seat, and for a newcomer who is not an approved member or already sits in the
+    other seat. In a tournament the newcomer joins its players (the standings' list); the
+    player replaced stays in it, with any other fixtures they have.
+    """
+    require_organiser(organiser)
+    reason = _reason(reason)
+    if position not in (Seat.Position.FIRST, Seat.Position.SECOND):
+        raise InvalidFixture(NO_SUCH_SEAT)
+    refusal: Exception | None = None
+    with transaction.atomic():
+        match = locked_match(match_id)
+        now = now or _now()
+        seats = locked_seats(match)
+        events = apply_deadlines(match, seats, now=now)
+        seat, other = seats[position], seats[1 - position]
+        incoming = Member.objects.filter(pk=member_id).first()
+        if match.is_over:
+            refusal = FixtureUnchangeable(SUBSTITUTE_OVER)
+        elif Turn.objects.filter(match=match, position=position).exists():
+            refusal = FixtureUnchangeable(SUBSTITUTE_TOO_LATE)
+        elif seat.member_id is None:
+            refusal = InvalidFixture(EMPTY_SEAT)
+        elif incoming is None or not is_club_member(incoming):
+            refusal = InvalidFixture(NOT_A_MEMBER)
+        elif incoming.pk == seat.member_id:
+            refusal = InvalidFixture(ALREADY_IN_THIS_SEAT)
+        elif incoming.pk == other.member_id:
+            refusal = InvalidFixture(BOTH_SIDES)
+        else:
+            outgoing = seat.member
+            seat.member = incoming
+            seat.seated_at = now
+            seat.save(update_fields=["member", "seated_at"])
+            if match.tournament_id is not None:
+                match.tournament.players.add(incoming)  # type: ignore[union-attr]
+            _record(
+                match,
+                organiser,
+                OrganiserAction.Kind.SUBSTITUTE,
+                reason,
+                now,
+                position=position,
+                member_before=str(outgoing),
+                member_after=str(incoming),
+            )
+            notices.fixture_scheduled(match.id, [incoming.pk])
+            events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
+        publish_on_commit(events)
+    if refusal is not None:
+        raise refusal
+    return match
+
+
+def round_postpone(
+    *,
+    organiser: Any,
+    tournament_id: int,
+    round_number: int,
+    by: timedelta,
+    reason: str,
+    now: datetime | None = None,
+) -> list[Match]:
+    """Move every fixture of a tournament round that has not kicked off later by ``by``
+    (each no-show deadline with it), with an audit entry per fixture.
+
+    Fixtures of the round that have already kicked off (live or over) are left as they
+    are, and so is one without a kick-off time (it starts when both seats are filled).
+    Locks the round's match rows in id order, applying passed deadlines to each first.
+    Refused when no fixture of the round is still to kick off. Returns the fixtures moved.
+    """
+    require_organiser(organiser)
+    reason = _reason(reason)
+    if by <= timedelta(0):
+        raise InvalidFixture(POSTPONE_NOT_LATER)
+    if by > timedelta(days=MAX_POSTPONE_DAYS):
+        raise InvalidFixture(POSTPONE_TOO_LONG)
+    refusal: Exception | None = None
+    moved: list[Match] = []
+    with transaction.atomic():
+        ids = list(
+            Match.objects.filter(tournament_id=tournament_id, round_number=round_number)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        now = now or _now()
+        events: list[Event] = []
+        for match_id in ids:
+            match = locked_match(match_id)
+            events += apply_deadlines(match, locked_seats(match), now=now)
+            if match.status == Match.Status.SCHEDULED and match.kickoff_at is not None:
+                moved.append(match)
+        if not ids:
+            refusal = InvalidFixture(NO_SUCH_ROUND)
+        elif not moved:
+            refusal = FixtureUnchangeable(ROUND_UNDER_WAY)
+        else:
+            for match in moved:
+                before = match.kickoff_at
+                assert before is not None
+                match.kickoff_at = before + by
+                match.no_show_at = match.kickoff_at + match.no_show_window
+                match.save(update_fields=["kickoff_at", "no_show_at"])
+                _record(
+                    match,
+                    organiser,
+                    OrganiserAction.Kind.POSTPONE,
+                    reason,
+                    now,
+                    round_number=round_number,
+                    postponed_by_seconds=int(by.total_seconds()),
+                    kickoff_before=before.isoformat(),
+                    kickoff_after=match.kickoff_at.isoformat(),
+                )
+                events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
+        publish_on_commit(events)
+    if refusal is not None:
+        raise refusal
+    return moved

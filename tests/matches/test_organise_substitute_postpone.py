@@ -1,0 +1,189 @@
+"""An organiser substitutes a player before their first move, and postpones a tournament
+round (issue 19, item 3): each one service with its lock, news, audit record, and refusals
+that change nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import Member
+from matches import services, visibility
+from matches.models import Match, OrganiserAction, Seat
+from matches.services.organising import MAX_POSTPONE_DAYS
+from tests.matches.helpers import commit_move
+
+
+def _database(*matches: Match) -> tuple:
+    """Everything the services could change, for "a refusal changes nothing"."""
+    rows = []
+    for match in matches:
+        match.refresh_from_db()
+        rows.append((match.status, match.kickoff_at, match.no_show_at, match.turn_number))
+        rows.append(tuple(Seat.objects.filter(match=match).order_by("position")
+                          .values_list("member_id", "rack", "score", "seated_at")))  # fmt: skip
+    actions = tuple(OrganiserAction.objects.order_by("id").values_list("id", flat=True))
+    return tuple(rows), actions
+
+
+def _rack_seen_by(user: Member, match: Match) -> list[str] | None:
+    access = visibility.access_match(user=user, match_id=match.id, key=None)
+    return visibility.match_view(access).rack
+
+
+# ---------------------------------------------------------------- substitute
+
+
+@pytest.mark.django_db
+def test_substitute_before_the_first_move_hands_the_seat_and_its_rack_over(
+    organiser, live_match, alice, bob, make_member
+):
+    carol = make_member("carol")
+    bob_rack = _rack_seen_by(bob, live_match)
+    assert bob_rack  # bob (Second) has been dealt and has not moved: alice is to move
+    services.fixture_substitute(organiser=organiser, match_id=live_match.id, position=1,
+                                member_id=carol.pk, reason="Bob is ill")  # fmt: skip
+    seat = Seat.objects.get(match=live_match, position=1)
+    assert seat.member_id == carol.pk
+    assert _rack_seen_by(carol, live_match) == bob_rack  # the seat's rack, now carol's
+    assert _rack_seen_by(bob, live_match) is None  # bob watches like anybody else
+    assert _rack_seen_by(alice, live_match) != bob_rack
+    action = OrganiserAction.objects.get(match=live_match)
+    assert (action.kind, action.reason) == ("substitute", "Bob is ill")
+    assert action.details == {"position": 1, "member_before": "bob", "member_after": "carol"}
+    # Only organisers see it in the trail: it is not a ruling on the result.
+    assert visibility.match_page(visibility.access_match(user=alice, match_id=live_match.id,
+                                                         key=None)).audit == []  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_substitute_in_a_tournament_adds_the_newcomer_to_its_players(organiser, alice, bob,
+                                                                      make_member):  # fmt: skip
+    carol = make_member("carol")
+    tournament = services.create_round_robin(
+        organiser=organiser, name="Cup", players=[alice, bob],
+        first_kickoff=timezone.now() + timedelta(days=1), interval=timedelta(days=1),
+    )  # fmt: skip
+    match = tournament.matches.get()
+    services.fixture_substitute(organiser=organiser, match_id=match.id, position=0,
+                                member_id=carol.pk, reason="Swap")  # fmt: skip
+    assert set(tournament.players.values_list("username", flat=True)) == {"alice", "bob",
+                                                                          "carol"}  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_substitute_refusals_change_nothing(organiser, live_match, alice, bob, make_member,
+                                            make_fixture):  # fmt: skip
+    carol = make_member("carol")
+    pending = make_member("pat")
+    Member.objects.filter(pk=pending.pk).update(membership=Member.Membership.PENDING)
+    removed = make_member("rob")
+    Member.objects.filter(pk=removed.pk).update(membership=Member.Membership.REMOVED)
+    half = make_fixture(first=alice, kickoff_at=timezone.now() + timedelta(hours=1))
+    passed = commit_move(match_id=live_match.id, member=alice, move={"kind": "pass"},
+                         against_turn=0, client_id="p-1")  # fmt: skip
+    assert passed.accepted  # alice (First) has moved; bob (Second) has not
+    before = _database(live_match, half)
+
+    def refused(error, text, **kwargs):
+        args = {"organiser": organiser, "match_id": live_match.id, "position": 1,
+                "member_id": carol.pk, "reason": "because"} | kwargs  # fmt: skip
+        with pytest.raises(error, match=text) as raised:
+            services.fixture_substitute(**args)
+        return raised.value
+
+    assert refused(services.NotAllowed, "Only organisers", organiser=alice).code == "not_allowed"
+    refused(services.InvalidFixture, "Give a reason", reason="  ")
+    refused(services.InvalidFixture, "A seat is First or Second", position=2)
+    too_late = refused(services.FixtureUnchangeable, "already moved", position=0)
+    assert too_late.code == "fixture_unchangeable"
+    for outsider in (pending, removed):
+        refused(services.InvalidFixture, "Only approved club members", member_id=outsider.pk)
+    refused(services.InvalidFixture, "Only approved club members", member_id=10**9)
+    refused(services.InvalidFixture, "both sides", member_id=alice.pk)
+    refused(services.InvalidFixture, "already holds this seat", member_id=bob.pk)
+    refused(services.InvalidFixture, "This seat is empty", match_id=half.id, position=1)
+    assert _database(live_match, half) == before
+    services.match_resign(match_id=live_match.id, member=bob, client_id="r-1")
+    over = _database(live_match)
+    refused(services.FixtureUnchangeable, "This match is over")
+    assert _database(live_match) == over
+
+
+# ---------------------------------------------------------------- postpone
+
+
+@pytest.fixture
+def cup(organiser, alice, bob, make_member):
+    """Four players, three rounds of two fixtures, a day apart, starting in an hour."""
+    players = [alice, bob, make_member("carol"), make_member("dave")]
+    return services.create_round_robin(
+        organiser=organiser, name="Cup", players=players,
+        first_kickoff=timezone.now() + timedelta(hours=1), interval=timedelta(days=1),
+    )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_postpone_moves_every_fixture_of_the_round_still_to_kick_off(organiser, cup):
+    round_two = list(cup.matches.filter(round_number=2).order_by("id"))
+    others = {m.id: m.kickoff_at for m in cup.matches.exclude(round_number=2)}
+    kickoffs = [match.kickoff_at for match in round_two]
+    moved = services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=2,
+                                    by=timedelta(hours=36), reason="Club night")  # fmt: skip
+    assert sorted(match.id for match in moved) == [match.id for match in round_two]
+    for match, kickoff in zip(round_two, kickoffs, strict=True):
+        match.refresh_from_db()
+        assert match.kickoff_at == kickoff + timedelta(hours=36)
+        assert match.no_show_at == match.kickoff_at + match.no_show_window
+        action = OrganiserAction.objects.get(match=match)
+        assert (action.kind, action.reason) == ("postpone", "Club night")
+        assert action.details["postponed_by_seconds"] == 36 * 3600
+    assert {m.id: m.kickoff_at for m in cup.matches.exclude(round_number=2)} == others
+
+
+@pytest.mark.django_db
+def test_postpone_leaves_a_fixture_of_the_round_already_kicked_off(organiser, cup):
+    first, second = cup.matches.filter(round_number=1).order_by("id")
+    # One fixture of round 1 has kicked off (live); the other has not.
+    Match.objects.filter(pk=first.pk).update(kickoff_at=timezone.now() - timedelta(minutes=1))
+    services.match_apply_deadlines(match_id=first.pk)
+    first.refresh_from_db()
+    assert first.status == Match.Status.LIVE
+    started_at = first.kickoff_at
+    moved = services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=1,
+                                    by=timedelta(hours=2), reason="Late start")  # fmt: skip
+    assert [match.id for match in moved] == [second.id]
+    first.refresh_from_db()
+    assert first.kickoff_at == started_at
+    assert not OrganiserAction.objects.filter(match=first).exists()
+
+
+@pytest.mark.django_db
+def test_postpone_refusals_change_nothing(organiser, alice, cup):
+    before = _database(*cup.matches.all())
+
+    def refused(error, text, **kwargs):
+        args = {"organiser": organiser, "tournament_id": cup.id, "round_number": 1,
+                "by": timedelta(hours=1), "reason": "because"} | kwargs  # fmt: skip
+        with pytest.raises(error, match=text) as raised:
+            services.round_postpone(**args)
+        return raised.value
+
+    refused(services.NotAllowed, "Only organisers", organiser=alice)
+    refused(services.InvalidFixture, "Give a reason", reason="")
+    refused(services.InvalidFixture, "positive interval", by=timedelta(0))
+    refused(services.InvalidFixture, "positive interval", by=timedelta(hours=-1))
+    refused(services.InvalidFixture, f"at most {MAX_POSTPONE_DAYS} days",
+            by=timedelta(days=MAX_POSTPONE_DAYS + 1))  # fmt: skip
+    refused(services.InvalidFixture, "no such round", round_number=9)
+    refused(services.InvalidFixture, "no such round", tournament_id=10**9)
+    assert _database(*cup.matches.all()) == before
+    # Round 1 under way, every fixture of it: nothing left to postpone.
+    cup.matches.filter(round_number=1).update(kickoff_at=timezone.now() - timedelta(minutes=1))
+    for match in cup.matches.filter(round_number=1):
+        services.match_apply_deadlines(match_id=match.pk)
+    under_way = _database(*cup.matches.all())
+    assert refused(services.FixtureUnchangeable, "has kicked off").code == "fixture_unchangeable"
+    assert _database(*cup.matches.all()) == under_way
