@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "notifications",
     "practice",
     "analysis",
+    "challenges",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/", include("matches.api_urls")),
     path("notifications/", include("notifications.urls")),
     path("practice/", include("practice.urls")),
+    path("challenges/", include("challenges.urls")),
     path("", include("ratings.urls")),
     path("", include("matches.urls")),
 ]

@@ -64,6 +64,10 @@ SENT_BY: dict[str, frozenset[str]] = {
     "UnknownChoice": frozenset(),
     "ImportedGameMissing": frozenset(),
     "NotTheOwner": frozenset(),
+    # Challenges and rematches: their pages only.
+    "InvalidChallenge": frozenset(),
+    "ChallengeUnavailable": frozenset(),
+    "RematchUnavailable": frozenset(),
 }
 
 #: The socket answers these refusals as acks with the service's own message (a MatchMissing

@@ -1,0 +1,101 @@
+"""Reads for the challenge pages and the match page's rematch panel (no writes, no locks)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+
+from challenges.models import Challenge, RematchOffer
+from challenges.services import is_friendly, open_challenge_filter
+from matches.models import Match
+from matches.services.common import now as _now
+from matches.visibility.access import is_club_member
+
+
+@dataclass(frozen=True)
+class ChallengeLine:
+    """One open challenge as a viewer sees it in the list."""
+
+    id: int
+    poster: str
+    opponent: str  # "" when open to any member
+    ruleset: str
+    rated: bool
+    posted_at: datetime
+    expires_at: datetime
+    yours: bool  # the viewer posted it: may withdraw it
+    can_accept: bool
+
+
+def open_challenges(viewer: Any, *, now: datetime | None = None) -> list[ChallengeLine]:
+    """The open, unexpired challenges a member may see: those open to anyone, and those
+    addressed to or posted by the viewer. Nothing for anyone but an approved member."""
+    if not is_club_member(viewer):
+        return []
+    now = now or _now()
+    rows = (
+        Challenge.objects.filter(**open_challenge_filter(now))
+        .filter(Q(opponent__isnull=True) | Q(opponent=viewer) | Q(poster=viewer))
+        .select_related("poster", "opponent")
+        .order_by("-posted_at", "-id")
+    )
+    return [
+        ChallengeLine(
+            id=row.pk,
+            poster=row.poster.label,
+            opponent=row.opponent.label if row.opponent else "",
+            ruleset=row.ruleset,
+            rated=row.rated,
+            posted_at=row.posted_at,
+            expires_at=row.expires_at,
+            yours=row.poster_id == viewer.pk,
+            can_accept=row.poster_id != viewer.pk and is_club_member(row.poster),
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class RematchPanel:
+    """What a player of a finished friendly sees about its rematch, and may do."""
+
+    match_id: int
+    state: str  # "none", "offered_by_you", "offered_to_you", "accepted", "declined"
+    rematch_id: int | None = None
+
+    @property
+    def can_offer(self) -> bool:
+        return self.state == "none"
+
+    @property
+    def can_answer(self) -> bool:
+        return self.state == "offered_to_you"
+
+    @property
+    def can_call_off(self) -> bool:
+        return self.state == "offered_by_you"
+
+
+def rematch_panel(match_id: int, viewer: Any) -> RematchPanel | None:
+    """The rematch panel for ``viewer`` on this match: only for one of its two players, an
+    approved member, once it is a finished friendly; None otherwise."""
+    if not is_club_member(viewer):
+        return None
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not is_friendly(match):
+        return None
+    players = set(match.seats.values_list("member_id", flat=True))
+    if viewer.pk not in players or None in players:
+        return None
+    offer = RematchOffer.objects.filter(original=match).first()
+    if offer is None:
+        return RematchPanel(match_id, "none")
+    if offer.status == RematchOffer.Status.ACCEPTED:
+        return RematchPanel(match_id, "accepted", offer.rematch_id)
+    if offer.status == RematchOffer.Status.DECLINED:
+        return RematchPanel(match_id, "declined")
+    mine = offer.offered_by_id == viewer.pk
+    return RematchPanel(match_id, "offered_by_you" if mine else "offered_to_you")
