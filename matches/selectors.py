@@ -1,4 +1,5 @@
-"""Read-only queries behind the pages: which matches a list holds, and tournament standings.
+"""Read-only queries behind the pages: which matches a list holds, and tournament standings
+(computed in :mod:`matches.standings`, re-exported here).
 
 Selectors choose rows; :mod:`matches.visibility` decides who may see them and turns each
 into what a page shows. Nothing here writes, and nothing here reads a hidden field.
@@ -14,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import F, QuerySet
 
 from matches import visibility
-from matches.models import Match, Seat, Tournament
+from matches.models import Match, Tournament
+from matches.standings import Standing, standings
 
 if TYPE_CHECKING:
     from accounts.models import Member
 
 RECENT_LIMIT = 20
-#: Results decided on the board; only these add to a player's spread.
-_ON_THE_BOARD = {Match.EndReason.PLAYED_OUT, Match.EndReason.SIX_SCORELESS}
 
 
 def _listed(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -88,71 +88,6 @@ def my_match_lines(member: Member) -> list[MyMatchLine]:
             )
         )
     return sorted(lines, key=_urgency)
-
-
-@dataclass
-class Standing:
-    """One player's line of a tournament table."""
-
-    member_id: int
-    name: str
-    played: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
-    spread: int = 0
-
-    @property
-    def points(self) -> float:
-        """Wins, with a draw counting half: the first sort key."""
-        return self.won + self.drawn / 2
-
-
-def _resigned_spread(match: Match, seat: Seat, other: Seat) -> int:
-    """A resignation's spread: the scores as they stood, but never in the favour of the
-    player who resigned (resigning must not be a cheaper loss than playing on, nor a
-    lead kept by giving up)."""
-    difference = seat.score - other.score
-    won = match.result == (Match.Result.FIRST, Match.Result.SECOND)[seat.position]
-    return max(difference, 0) if won else min(difference, 0)
-
-
-def standings(tournament: Tournament) -> list[Standing]:
-    """The table: ordered by wins (a draw counts half), then spread, then name.
-
-    Only finished matches count. A forfeit or no-show is a win for the other player
-    (and a loss for the defaulter) but adds nothing to either spread, as its scores were
-    not settled on the board; a resignation counts the scores as they stood, never in the
-    resigner's favour; an abandoned match counts for nobody.
-    """
-    table: dict[int, Standing] = {}
-    for player in tournament.players.all():
-        table[player.pk] = Standing(player.pk, str(player))
-    matches = tournament.matches.filter(status=Match.Status.FINISHED).prefetch_related(
-        "seats__member"
-    )
-    for match in matches:
-        seats = list(match.seats.all())
-        for seat in seats:
-            if seat.member_id is not None and seat.member_id not in table:
-                table[seat.member_id] = Standing(seat.member_id, str(seat.member))
-        for seat in seats:
-            if seat.member_id is None:
-                continue  # the empty seat of a no-show
-            line = table[seat.member_id]
-            other = seats[1 - seat.position]
-            line.played += 1
-            if match.result == Match.Result.DRAW:
-                line.drawn += 1
-            elif match.result == (Match.Result.FIRST, Match.Result.SECOND)[seat.position]:
-                line.won += 1
-            else:
-                line.lost += 1
-            if match.end_reason in _ON_THE_BOARD:
-                line.spread += seat.score - other.score
-            elif match.end_reason == Match.EndReason.RESIGNED:
-                line.spread += _resigned_spread(match, seat, other)
-    return sorted(table.values(), key=lambda s: (-s.points, -s.spread, s.name.lower()))
 
 
 @dataclass(frozen=True)
