@@ -1,15 +1,18 @@
 """API routes, mounted at ``/api/`` by ``wordduel/urls.py``: django-ninja's (with the word
-checker's router, ``matches.words``, at ``/api/words/``), then a JSON 404 for every other
+checker's router, ``matches.words``, at ``/api/words/``, and the organisers' member picker,
+``matches.organise_api``, at ``/api/organise/``), then a JSON 404 for every other
 path under ``/api/`` (a non-numeric id included)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import path, re_path
 
 from matches.api import api, refusal_response
+from matches.organise_api import router as organise_router
 from matches.schemas import ApiError
 from matches.words import router as words_router
 
 api.add_router("/words", words_router)
+api.add_router("/organise", organise_router)
 
 
 def no_such_path(request: HttpRequest, rest: str = "") -> HttpResponse:

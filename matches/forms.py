@@ -39,6 +39,18 @@ class DateTimeLocalInput(forms.DateTimeInput):
         super().__init__(attrs=attrs, format="%Y-%m-%dT%H:%M")
 
 
+#: The ``<datalist>`` a page's member fields share, filled as you type by member_picker.js.
+MEMBER_DATALIST = "member-options"
+
+
+def member_input(**attrs: str) -> forms.TextInput:
+    """A username field the picker script suggests approved members for (a plain text
+    field without JavaScript, still checked by the form)."""
+    return forms.TextInput(
+        attrs={"list": MEMBER_DATALIST, "autocomplete": "off", "data-member-picker": "", **attrs}
+    )
+
+
 def find_member(username: str) -> Member | None:
     """A member by username: exact first, then ignoring case when that is unambiguous. Only
     accounts that can sign in (not the computer's: it plays practice matches only)."""
@@ -107,8 +119,12 @@ class FixtureForm(LocalTimeMixin):
         initial=False,
         help_text="The result moves both players' ratings. Leave friendlies and practice unrated.",
     )
-    first = forms.CharField(label="First (username)", required=False, max_length=150)
-    second = forms.CharField(label="Second (username)", required=False, max_length=150)
+    first = forms.CharField(
+        label="First (username)", required=False, max_length=150, widget=member_input()
+    )
+    second = forms.CharField(
+        label="Second (username)", required=False, max_length=150, widget=member_input()
+    )
 
     def _clean_player(self, field: str) -> Member | None:
         username = self.cleaned_data.get(field, "").strip()

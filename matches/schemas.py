@@ -776,6 +776,25 @@ class WordCheckAnswer(Shape):
     words: list[WordVerdict]
 
 
+# ---------------------------------------------------------------- the organisers' pickers
+
+
+class MemberOption(Shape):
+    """An approved member a picker offers: the username (what a form takes) and the name
+    shown."""
+
+    username: str
+    name: str
+
+
+class MemberOptions(Shape):
+    """Approved members whose username or display name starts with the prefix asked for, by
+    username, at most ``limit`` of them."""
+
+    limit: int
+    results: list[MemberOption]
+
+
 def json_schema_of(models: dict[str, Any]) -> dict[str, Any]:
     """One JSON Schema document (draft 2020-12) defining each of ``models`` by name."""
     _, schema = models_json_schema(
