@@ -44,10 +44,19 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+def _listening_socket() -> socket.socket:
+    """A loopback socket bound to a port of its own and listening, for Daphne to adopt.
+
+    Handed over by its descriptor (``daphne --fd``) rather than by a port number that was
+    free a moment ago: each xdist worker starts its own Daphne, and with a port number
+    the two could race for one port, the loser's tests then talking to the other worker's
+    server and database.
+    """
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    listener.set_inheritable(True)
+    return listener
 
 
 def _server_env(port: int) -> dict[str, str]:
@@ -72,17 +81,16 @@ def _server_env(port: int) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup) -> Iterator[str]:
     """Daphne serving the site (and its static files) on a free port, for the whole session."""
-    port = _free_port()
+    listener = _listening_socket()
+    port = listener.getsockname()[1]
     log_dir = Path(tempfile.mkdtemp(prefix="wordduel-e2e-"))
     log = log_dir / "daphne.log"
-    with log.open("wb") as out:
+    with log.open("wb") as out, listener:
         process = spawn(
             [
                 str(Path(sys.executable).parent / "daphne"),
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
+                "--fd",
+                str(listener.fileno()),
                 "wordduel.asgi:application",
             ],
             cwd=ROOT,
@@ -90,6 +98,7 @@ def live_server_url(django_db_setup) -> Iterator[str]:
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            pass_fds=(listener.fileno(),),
         )
     url = f"http://127.0.0.1:{port}"
     try:
