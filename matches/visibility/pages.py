@@ -91,6 +91,34 @@ class AuditLine:
     who: str
     at: datetime
     reason: str
+    #: What changed, in words (the kick-off before and after, who took whose seat, the
+    #: result awarded); empty when the label says it all.
+    detail: str = ""
+
+
+_RULING_WORDS = {"first": "a win for First", "second": "a win for Second", "draw": "a draw"}
+
+
+def _when(iso: object) -> str:
+    if not isinstance(iso, str):
+        return "no set time"
+    return f"{datetime.fromisoformat(iso):%a %d %b %Y, %H:%M} UTC"
+
+
+def _audit_detail(action: OrganiserAction) -> str:
+    """The action's ``details`` (plain values written by the organiser services) in words."""
+    details = action.details or {}
+    if action.kind in {OrganiserAction.Kind.RESCHEDULE, OrganiserAction.Kind.POSTPONE}:
+        return (
+            f"kick-off moved from {_when(details.get('kickoff_before'))} "
+            f"to {_when(details.get('kickoff_after'))}"
+        )
+    if action.kind == OrganiserAction.Kind.SUBSTITUTE:
+        seat = Seat.Position(details.get("position", 0)).label
+        return f"{seat}: {details.get('member_after')} replaced {details.get('member_before')}"
+    if action.kind == OrganiserAction.Kind.ADJUDICATE:
+        return _RULING_WORDS.get(str(details.get("result")), "")
+    return ""
 
 
 def audit_lines(match: Match, *, is_organiser: bool) -> list[AuditLine]:
@@ -106,6 +134,7 @@ def audit_lines(match: Match, *, is_organiser: bool) -> list[AuditLine]:
             who=str(action.organiser),
             at=action.created_at,
             reason=action.reason,
+            detail=_audit_detail(action),
         )
         for action in actions
     ]

@@ -311,3 +311,59 @@ def test_member_fields_offer_the_picker_and_still_take_a_typed_username(organise
     assert "There is no member called &#x27;zoe&#x27;." in answer.content.decode()
     page = client.get(LIST).content.decode()
     assert "member_picker" in page
+
+
+# ---------------------------------------------------------------- the audit trail on the match page
+
+
+@pytest.mark.django_db
+def test_the_match_page_shows_rulings_to_every_viewer_and_the_whole_trail_to_organisers(
+    organiser, live_match, make_member, make_fixture, alice, bob
+):
+    from matches import services
+
+    carol = make_member("carol")
+    services.fixture_substitute(organiser=organiser, match_id=live_match.id, position=1,
+                                member_id=carol.pk, reason="Bob is ill")  # fmt: skip
+    services.match_adjudicate(organiser=organiser, match_id=live_match.id, ruling="first",
+                              reason="Carol could not continue")  # fmt: skip
+    url = f"/matches/{live_match.id}/"
+    own = _client(organiser).get(url).content.decode()
+    assert "Player substituted" in own
+    assert "Second: carol replaced bob" in own
+    assert "Bob is ill" in own
+    for viewer in (make_member("dave"), None):
+        page = _client(viewer).get(url).content.decode()
+        assert "Result adjudicated</strong> by organiser" in page
+        assert "Carol could not continue" in page
+        assert "(a win for First)" in page
+        assert "Bob is ill" not in page
+        assert "Player substituted" not in page
+
+
+@pytest.mark.django_db
+def test_a_members_only_matchs_trail_stays_behind_its_access_check(organiser, alice, bob,
+                                                                   make_fixture):  # fmt: skip
+    from matches import services
+
+    hidden = make_fixture(first=alice, second=bob, visibility=Match.Visibility.MEMBERS)
+    services.match_adjudicate(organiser=organiser, match_id=hidden.id, ruling="void",
+                              reason="Secret reason")  # fmt: skip
+    answer = _client(None).get(f"/matches/{hidden.id}/")
+    assert answer.status_code == 404
+    assert "Secret reason" not in answer.content.decode()
+    assert "Secret reason" in _client(alice).get(f"/matches/{hidden.id}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_reschedule_in_the_trail_says_from_when_to_when(organiser, upcoming):
+    from matches import services
+
+    before = upcoming.kickoff_at
+    new = datetime(2031, 3, 4, 18, 30, tzinfo=UTC)
+    services.fixture_reschedule(organiser=organiser, match_id=upcoming.id, kickoff_at=new,
+                                reason="Venue")  # fmt: skip
+    page = _client(organiser).get(f"/matches/{upcoming.id}/").content.decode()
+    assert (
+        f"kick-off moved from {before:%a %d %b %Y, %H:%M} UTC to Tue 04 Mar 2031, 18:30 UTC" in page
+    )
