@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/seat/", views.match_take_seat, name="match-take-seat"),
     path("matches/<int:match_id>/key/", views.match_new_key, name="match-new-key"),
+    path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
     path("words/", words_page, name="words"),
     path("organise/", views.organise, name="organise"),

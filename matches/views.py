@@ -16,10 +16,11 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.models import ORGANISER_PERMISSION, Member
-from matches import api, selectors, services, visibility
+from matches import api, selectors, services, tournaments, visibility
 from matches.forms import FixtureForm, RoundRobinForm, TakeSeatForm
 from matches.models import Tournament
 from ratings import selectors as ratings_selectors
@@ -157,16 +158,26 @@ def match_new_key(request: HttpRequest, match_id: int) -> HttpResponse:
 # ---------------------------------------------------------------- tournaments
 
 
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Current, upcoming and past tournaments the visitor may see."""
+    lists = tournaments.tournament_lists(request.user, now=timezone.now())
+    buckets = [
+        ("current", "Current", lists.current, "No tournament is under way."),
+        ("upcoming", "Upcoming", lists.upcoming, "No tournament is coming up."),
+        ("past", "Past", lists.past, "No tournament has finished yet."),
+    ]
+    return render(request, "matches/tournaments.html", {"buckets": buckets})
+
+
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Fixtures by round and the standings table."""
+    """The standings table (with its tie-break order) and the results round by round."""
     tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     if not visibility.can_view_tournament(tournament, request.user):
         raise Http404("No such tournament.")
-    page = selectors.tournament_page(tournament)
     context = {
         "tournament": tournament,
-        "rounds": page.rounds,
-        "standings": page.standings,
+        "rounds": tournaments.round_results(tournament),
+        "standings": selectors.standings(tournament),
         "entrants": ratings_selectors.tournament_entrants(tournament),
     }
     return render(request, "matches/tournament.html", context)

@@ -41,6 +41,8 @@ class RatingLine:
     deviation: float
     games: int
     last_played_at: datetime | None
+    #: Whether the member has a player's page to link to (approved members only).
+    has_page: bool = True
 
     @property
     def provisional(self) -> bool:
@@ -70,6 +72,7 @@ def _line(row: Rating, now: datetime) -> RatingLine:
         deviation=value.deviation,
         games=row.games,
         last_played_at=row.last_played_at,
+        has_page=row.member.is_club_member,
     )
 
 
@@ -120,6 +123,7 @@ class HistoryLine:
     score: float
     before: Glicko2
     after: Glicko2
+    opponent_has_page: bool = True
 
     @property
     def outcome(self) -> str:
@@ -157,6 +161,7 @@ def history(member: Member, ruleset: str) -> list[HistoryLine]:
             score=change.score,
             before=change.before,
             after=change.after,
+            opponent_has_page=change.opponent.is_club_member,
         )
         for change in changes
     ]
@@ -171,6 +176,7 @@ class ChangeLine:
     before: str
     after: str
     change: int
+    has_page: bool = True
 
     @property
     def change_text(self) -> str:
@@ -202,6 +208,7 @@ def match_ratings(match: Match) -> MatchRatings:
                 before=shown(change.rating_before, change.deviation_before),
                 after=shown(change.rating_after, change.deviation_after),
                 change=round(change.rating_after) - round(change.rating_before),
+                has_page=change.member.is_club_member,
             )
             for change in lines
         ],
@@ -250,6 +257,7 @@ class Entrant:
     username: str
     name: str
     rating: Glicko2
+    has_page: bool = True
 
     @property
     def shown(self) -> str:
@@ -281,5 +289,5 @@ def tournament_entrants(tournament: Tournament) -> Entrants:
     return Entrants(
         ruleset=ruleset,
         rated=tournament.rated,
-        players=[Entrant(p.username, p.label, at_start[p.pk]) for p in ordered],
+        players=[Entrant(p.username, p.label, at_start[p.pk], p.is_club_member) for p in ordered],
     )

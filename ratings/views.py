@@ -1,8 +1,9 @@
 """The ratings pages: a leaderboard per ruleset and a player's page (ratings and history).
 
-Signed-in members only: a history names results, and some matches are members-only. The
-change a rated match made is shown on that match's own page (``matches.views``), to
-whoever may see the match.
+The leaderboard and the ratings on a player's page are for signed-in members only: a
+history names results, and some matches are members-only. A player's page itself is open to
+anyone, listing only the matches the visitor may watch. The change a rated match made is
+shown on that match's own page (``matches.views``), to whoever may see the match.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from django.utils import timezone
 
 from accounts.models import Member
 from matches.engine import RULESETS
+from matches.players import player_record
+from matches.visibility import is_club_member
 from ratings import selectors
 from ratings.chart import SHAPES, Chart, history_chart
 from ratings.policy import PROVISIONAL_DEVIATION
@@ -45,16 +48,25 @@ class RulesetHistory:
     chart: Chart | None
 
 
-@login_required
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    """A member's ratings, a chart of each ruleset's history and the same as a table."""
+    """A member's page: their results, current matches and head-to-head record (the matches
+    the visitor may watch: :mod:`matches.players`); for signed-in members also their ratings,
+    a chart of each ruleset's history and the same as a table.
+
+    Only an approved member has a page: a sign-up still waiting or a removed member is a 404
+    (to everyone, organisers too: the members page is theirs for that)."""
     member = get_object_or_404(Member, username=username)
+    if not member.is_club_member:
+        raise Http404("No such player.")
     sections = []
-    for line in selectors.player_ratings(member, now=timezone.now()):
+    show_ratings = is_club_member(request.user)
+    for line in selectors.player_ratings(member, now=timezone.now()) if show_ratings else []:
         lines = selectors.history(member, line.ruleset)
         sections.append(RulesetHistory(line, lines, history_chart(lines)))
     context = {
         "player": member,
+        "record": player_record(member, viewer=request.user),
+        "show_ratings": show_ratings,
         "sections": sections,
         "shapes": SHAPES,
         "provisional_deviation": round(PROVISIONAL_DEVIATION),

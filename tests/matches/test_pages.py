@@ -187,6 +187,9 @@ def test_no_page_leaks_a_rack_the_bag_or_the_game_state(
         page_url,
         f"/matches/{match.id}/export.gcg",
         f"/tournaments/{tournament.id}/",
+        "/tournaments/",
+        f"/players/{seats[0].member.username}/",
+        f"/players/{seats[1].member.username}/",
         "/me/matches/",
         "/organise/",
         "/no-such-page/",
@@ -403,8 +406,9 @@ def test_standings_count_wins_draws_forfeits_and_spread(organiser, make_member) 
     order = [line.name for line in selectors.standings(tournament)]
     assert order == ["cat", "ann", "dan", "ben"]  # 1.5, then 1 (+100), 0.5, 0
     html = page(signed_in(None), f"/tournaments/{tournament.id}/")
-    assert [html.index(f'<th scope="row">{name}</th>') for name in order] == sorted(
-        html.index(f'<th scope="row">{name}</th>') for name in order
+    row = '<th scope="row"><a href="/players/{0}/">{0}</a></th>'
+    assert [html.index(row.format(name)) for name in order] == sorted(
+        html.index(row.format(name)) for name in order
     )
     assert "+100" in html
     assert "-100" in html

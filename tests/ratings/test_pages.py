@@ -37,11 +37,18 @@ def _season(organiser, players, games: int) -> None:
             forfeit(fixture(organiser, first, second))
 
 
-def test_the_ratings_pages_are_for_members(client, alice) -> None:
-    for url in (reverse("ratings:leaderboard"), reverse("ratings:player", args=["alice"])):
-        response = client.get(url)
-        assert response.status_code == 302
-        assert reverse("accounts:sign-in") in response["Location"]
+def test_the_ratings_pages_are_for_members(client, organiser, alice, bob) -> None:
+    response = client.get(reverse("ratings:leaderboard"))
+    assert response.status_code == 302
+    assert reverse("accounts:sign-in") in response["Location"]
+    # A player's page is open to anyone (matches.players), but its ratings only to members.
+    _season(organiser, [alice, bob], 2)
+    anonymous = client.get(reverse("ratings:player", args=["alice"])).content.decode()
+    assert "rating-chart" not in anonymous
+    assert "rating-history" not in anonymous
+    assert "Ratings are shown to signed-in members." in anonymous
+    member = _client(bob).get(reverse("ratings:player", args=["alice"])).content.decode()
+    assert "rating-history" in member
 
 
 def test_unknown_rulesets_and_players_are_not_found(alice) -> None:
