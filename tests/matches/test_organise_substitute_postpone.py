@@ -7,13 +7,18 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from accounts.models import Member
 from matches import services, visibility
 from matches.models import Match, OrganiserAction, Seat
 from matches.services.organising import MAX_POSTPONE_DAYS
+from notifications.models import Notice
 from tests.matches.helpers import commit_move
+from tests.matches.test_ws_helpers import seeded_match, socket_opener
+
+db = database_sync_to_async
 
 
 def _database(*matches: Match) -> tuple:
@@ -53,6 +58,8 @@ def test_substitute_before_the_first_move_hands_the_seat_and_its_rack_over(
     action = OrganiserAction.objects.get(match=live_match)
     assert (action.kind, action.reason) == ("substitute", "Bob is ill")
     assert action.details == {"position": 1, "member_before": "bob", "member_after": "carol"}
+    # Carol is told she has a fixture, as a player seated when it is scheduled is.
+    assert Notice.objects.filter(member=carol, match=live_match, kind="fixture").count() == 1
     # Only organisers see it in the trail: it is not a ruling on the result.
     assert visibility.match_page(visibility.access_match(user=alice, match_id=live_match.id,
                                                          key=None)).audit == []  # fmt: skip
@@ -187,3 +194,27 @@ def test_postpone_refusals_change_nothing(organiser, alice, cup):
     under_way = _database(*cup.matches.all())
     assert refused(services.FixtureUnchangeable, "has kicked off").code == "fixture_unchangeable"
     assert _database(*cup.matches.all()) == under_way
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_over_the_socket_the_rack_moves_to_the_newcomer_only(
+    organiser, make_fixture, alice, bob, make_member
+):
+    carol = await db(make_member)("carol")
+    match = await db(seeded_match)(make_fixture, alice, bob, seed=7)
+    async with socket_opener() as connect:
+        old, before = await connect(match.id, member=bob)
+        rack = before["rack"]
+        assert rack
+        watcher, _ = await connect(match.id, name="visitor")
+        await db(services.fixture_substitute)(organiser=organiser, match_id=match.id,
+                                              position=1, member_id=carol.pk,
+                                              reason="Bob is ill")  # fmt: skip
+        for socket in (old, watcher):
+            changed = await socket.event("fixture_changed")
+            assert changed == {"type": "fixture_changed", "match_id": match.id, "data": {}}
+        assert (await old.sync())["rack"] is None  # bob now watches
+        assert (await watcher.sync())["seats"][1]["name"] == "carol"
+        _, snapshot = await connect(match.id, member=carol)
+        assert snapshot["rack"] == rack
+        assert snapshot["your_seat"] == 1
