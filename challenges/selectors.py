@@ -59,6 +59,37 @@ def open_challenges(viewer: Any, *, now: datetime | None = None) -> list[Challen
 
 
 @dataclass(frozen=True)
+class AcceptedLine:
+    """A challenge of the viewer's that someone accepted, whose match is still on."""
+
+    match_id: int
+    accepted_by: str
+
+
+def accepted_challenges(viewer: Any) -> list[AcceptedLine]:
+    """The viewer's own challenges that were accepted and whose match is not over, newest
+    first: the way to the board for a poster who was not there when it began."""
+    if not is_club_member(viewer):
+        return []
+    rows = (
+        Challenge.objects.filter(
+            poster=viewer,
+            status=Challenge.Status.ACCEPTED,
+            match__status__in=[Match.Status.SCHEDULED, Match.Status.LIVE],
+        )
+        .select_related("accepted_by")
+        .order_by("-decided_at", "-id")
+    )
+    return [
+        AcceptedLine(
+            match_id=row.match_id or 0,
+            accepted_by=row.accepted_by.label if row.accepted_by else "a former member",
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
 class RematchPanel:
     """What a player of a finished friendly sees about its rematch, and may do."""
 

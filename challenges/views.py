@@ -31,6 +31,7 @@ def _page(
         "is_member": member,
         "members_only": services.MEMBERS_CHALLENGE,
         "challenges": selectors.open_challenges(request.user),
+        "accepted": selectors.accepted_challenges(request.user),
         "form": form or ChallengeForm(),
         "error": error,
         "lifetime_days": CHALLENGE_LIFETIME.days,

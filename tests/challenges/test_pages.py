@@ -73,6 +73,10 @@ def test_a_member_posts_a_challenge_and_another_accepts_it(alice, bob) -> None:
     assert answer["Location"] == reverse("match", args=[match.id])
     assert match.status == Match.Status.LIVE
     assert "data-challenge-id" not in accepter.get(LIST).content.decode()
+    page = poster.get(LIST).content.decode()
+    assert 'id="accepted-challenges"' in page
+    assert f'href="{reverse("match", args=[match.id])}"' in page
+    assert 'id="accepted-challenges"' not in accepter.get(LIST).content.decode()
 
 
 def test_a_refused_acceptance_shows_why(alice, bob, carol) -> None:

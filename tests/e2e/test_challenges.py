@@ -1,0 +1,41 @@
+"""A challenge in real browsers: a member posts one on the challenges page, another accepts it
+in a browser of her own, and both land on the live board (plain form posts, then the socket)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from challenges.models import Challenge
+from matches.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_challenge_posted_and_accepted_puts_both_on_the_live_board(open_page, alice, bob):
+    poster = open_page("/", alice, wait=False)
+    poster.get_by_role("link", name="Challenges").click()
+    expect(poster.get_by_role("heading", name="Post a challenge")).to_be_visible()
+    poster.get_by_label("Ruleset").select_option("word-duel")
+    poster.get_by_label("No: a friendly").check()
+    poster.get_by_role("button", name="Post the challenge").click()
+    expect(poster.locator(".messages")).to_contain_text("Your challenge is posted.")
+    challenge = Challenge.objects.get()
+    expect(poster.locator(f'[data-challenge-id="{challenge.pk}"]')).to_contain_text("Withdraw")
+
+    accepter = open_page("/challenges/", bob, wait=False)
+    row = accepter.locator(f'[data-challenge-id="{challenge.pk}"]')
+    expect(row).to_contain_text("alice challenges any member")
+    row.get_by_role("button", name="Accept").click()
+    expect(accepter.locator("#match")).to_have_attribute("data-synced", "yes")
+    match = Match.objects.get()
+    assert match.status == Match.Status.LIVE
+    assert accepter.url.endswith(f"/matches/{match.id}/")
+    expect(accepter.locator("#your-seat")).to_contain_text("Second")
+
+    poster.reload()
+    poster.locator("#accepted-challenges").get_by_role("link", name="go to the match").click()
+    expect(poster.locator("#match")).to_have_attribute("data-synced", "yes")
+    assert poster.url.endswith(f"/matches/{match.id}/")
+    expect(poster.locator("#your-seat")).to_contain_text("First")
+    expect(poster.locator("#turn-line")).to_contain_text("Your turn")
