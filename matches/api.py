@@ -21,8 +21,8 @@ from ninja.security import APIKeyCookie
 from ninja.utils import check_csrf
 from pydantic import ValidationError as InvalidBody
 
-from matches import services, visibility
-from matches.models import Match
+from matches import services, standings, visibility
+from matches.models import Match, Tournament
 from matches.schemas import (
     ApiError,
     Contributed,
@@ -31,6 +31,7 @@ from matches.schemas import (
     MatchState,
     Replay,
     Status,
+    TournamentStandings,
 )
 
 MAX_LIMIT = 200
@@ -166,6 +167,20 @@ def match_list(
         offset=offset,
         results=[visibility.api_match_row(match) for match in page],
     )
+
+
+@api.get(
+    "/tournaments/{int:tournament_id}/standings",
+    response={200: TournamentStandings, **NOT_FOUND},
+    url_name="tournament-standings",
+)
+def tournament_standings(request: HttpRequest, tournament_id: int) -> TournamentStandings:
+    """The tournament's table in its order, to whoever may see its page (members: every
+    tournament; others: one whose fixtures are all public); anyone else gets a 404."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not visibility.can_view_tournament(tournament, request.user):
+        raise ApiRefusal(404, "not_found", "No such tournament.")
+    return standings.api_standings(tournament)
 
 
 @api.get("/matches/{int:match_id}/", response={200: MatchState, **NOT_FOUND}, url_name="match")

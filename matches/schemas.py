@@ -674,6 +674,34 @@ class MatchList(Shape):
     results: list[MatchRow]
 
 
+class StandingRow(Shape):
+    """One player's line of a tournament's table, in the table's order (RULES.md section 12)."""
+
+    rank: int = Field(description="1 for the top line; every line has its own.")
+    member_id: int
+    username: str
+    name: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    points: float = Field(description="A win 1, a draw 0.5.")
+    spread: int
+    separated_by: Literal["", "head-to-head", "member number"] = Field(
+        description="The tie-break that placed this player above the next one, when points "
+        "and spread did not."
+    )
+
+
+class TournamentStandings(Shape):
+    """A tournament's table, as its page shows it."""
+
+    tournament_id: int
+    name: str
+    tie_break_order: list[str] = Field(description="The keys of the order, first to last.")
+    standings: list[StandingRow]
+
+
 class MatchState(MatchView):
     """The API's match: the caller's snapshot (as on the page) and the bag's proof."""
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from matches.models import Match, Seat, Tournament
+from matches.schemas import StandingRow, TournamentStandings
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
 ON_THE_BOARD = frozenset({Match.EndReason.PLAYED_OUT, Match.EndReason.SIX_SCORELESS})
 #: A result that counts: a win for a seat, or a draw.
 RESULTS = frozenset({Match.Result.FIRST, Match.Result.SECOND, Match.Result.DRAW})
+
+#: What placed a player above the next one when points and spread were equal.
+Separation = Literal["", "head-to-head", "member number"]
 
 TIE_BREAK_ORDER = (
     "points (a win 1, a draw ½)",
@@ -123,7 +127,7 @@ class Standing:
     lost: int = 0
     spread: int = 0
     #: Set when head-to-head or the last resort placed this player above the next one.
-    separated_by: str = ""
+    separated_by: Separation = ""
 
     @property
     def points(self) -> float:
@@ -218,11 +222,37 @@ def standings(tournament: Tournament) -> list[Standing]:
     return order(table.values(), games)
 
 
+def api_standings(tournament: Tournament) -> TournamentStandings:
+    """The table as the API's shape (:class:`matches.schemas.TournamentStandings`)."""
+    return TournamentStandings(
+        tournament_id=tournament.id,
+        name=tournament.name,
+        tie_break_order=list(TIE_BREAK_ORDER),
+        standings=[
+            StandingRow(
+                rank=rank,
+                member_id=line.member_id,
+                username=line.username,
+                name=line.name,
+                played=line.played,
+                won=line.won,
+                drawn=line.drawn,
+                lost=line.lost,
+                points=line.points,
+                spread=line.spread,
+                separated_by=line.separated_by,
+            )
+            for rank, line in enumerate(standings(tournament), start=1)
+        ],
+    )
+
+
 __all__ = [
     "ON_THE_BOARD",
     "TIE_BREAK_ORDER",
     "GameCount",
     "Standing",
+    "api_standings",
     "counts",
     "game_counts",
     "order",

@@ -83,6 +83,12 @@ def _render_match(
         "key": key if has_key else "",
         "error": error,
         "ratings": ratings_selectors.match_ratings(access.match),
+        # Seated approved members, linked to their pages (names this viewer already sees).
+        "player_pages": [
+            (seat.member.label, seat.member.username)
+            for seat in access.seats
+            if seat.member is not None and seat.member.is_club_member
+        ],
         "sign_in_url": reverse("accounts:sign-in")
         + "?"
         + urlencode({"next": _match_url(match_id, key if has_key else None)}),

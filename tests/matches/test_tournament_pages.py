@@ -324,3 +324,60 @@ def test_a_player_with_nothing_yet_says_so(alice) -> None:
     assert "No results yet." in html
     assert "No live or scheduled matches." in html
     assert "No games against other members yet." in html
+
+
+def test_the_match_page_links_its_players(make_fixture, alice, bob) -> None:
+    match = make_fixture(first=alice, second=bob)
+    html = page(signed_in(None), f"/matches/{match.id}/")
+    links = section_of_paragraph(html, "player-pages")
+    assert links.count("<a ") == 2
+    assert 'href="/players/alice/"' in links
+    assert 'href="/players/bob/"' in links
+    Member.objects.filter(pk=bob.pk).update(membership=Member.Membership.REMOVED)
+    links = section_of_paragraph(page(signed_in(None), f"/matches/{match.id}/"), "player-pages")
+    assert 'href="/players/bob/"' not in links
+    assert 'href="/players/alice/"' in links
+
+
+def section_of_paragraph(html: str, element_id: str) -> str:
+    start = html.index(f'id="{element_id}"')
+    return html[start : html.index("</p>", start)]
+
+
+# ------------------------------------------------------------------ the standings API
+
+
+def test_the_standings_api_answers_the_table_in_order(organiser, make_member) -> None:
+    from tests.matches.test_api import _get
+
+    ann, ben, cat = (make_member(name) for name in ("ann", "ben", "cat"))
+    cup = round_robin(organiser, [ann, ben, cat])
+    settle(cup, ann, cat, scores=(400, 300), winner=ann)
+    settle(cup, ben, ann, scores=(350, 300), winner=ben)
+    status, body = _get(signed_in(None), f"/api/tournaments/{cup.id}/standings")
+    assert status == 200
+    assert body["name"] == "Cup"
+    assert body["tie_break_order"][2] == "head-to-head points among the tied players"
+    rows = [(r["rank"], r["username"], r["points"], r["spread"], r["separated_by"])
+            for r in body["standings"]]  # fmt: skip
+    assert rows == [
+        (1, "ben", 1.0, 50, "head-to-head"),
+        (2, "ann", 1.0, 50, ""),
+        (3, "cat", 0.0, -100, ""),
+    ]
+
+
+def test_the_standings_api_hides_what_the_page_hides(organiser, alice, bob, make_member) -> None:
+    from tests.matches.test_api import _get
+
+    club = services.create_round_robin(
+        organiser=organiser, name="Club cup", players=[alice, bob],
+        first_kickoff=KICKOFF, interval=timedelta(hours=1),
+        visibility_=Match.Visibility.MEMBERS,
+    )  # fmt: skip
+    url = f"/api/tournaments/{club.id}/standings"
+    for visitor in (None, pending(make_member, "walt")):
+        status, body = _get(signed_in(visitor), url)
+        assert (status, body["code"]) == (404, "not_found")
+    assert _get(signed_in(alice), url)[0] == 200
+    assert _get(signed_in(alice), "/api/tournaments/999999/standings")[0] == 404
