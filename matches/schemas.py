@@ -13,7 +13,7 @@ and 1 (Second), a board row is a string (``.`` empty, capitals tiles, lower case
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -217,6 +217,17 @@ UNSEEN_NOTE = (
 )
 
 
+class AwayNotice(Shape):
+    """A player's declared vacation in this tournament match (vacations app): not secret, so
+    everyone who may watch sees it; their turn deadline pauses for those days."""
+
+    position: Seat
+    name: str
+    first_day: date
+    last_day: date
+    away_now: bool = Field(description="True while the vacation is under way.")
+
+
 class PublicMatch(Shape):
     """Everything about a match that everyone who may watch it may see."""
 
@@ -243,6 +254,11 @@ class PublicMatch(Shape):
     bag_seed: str | None = Field(description="Null until the match is over.")
     seats: list[SeatView]
     final_score: FinalScore | None = Field(description=FINAL_SCORE_NOTE)
+    away: list[AwayNotice] = Field(
+        default_factory=list,
+        description="The players' declared vacations that have not ended (tournament matches"
+        " only); turn_deadline_at already allows for them.",
+    )
 
 
 class MatchView(PublicMatch):

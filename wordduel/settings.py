@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "notifications",
     "practice",
     "analysis",
+    "vacations",
     "challenges",
 ]
 
@@ -406,6 +407,9 @@ CLOCK_IN_PROCESS = env_bool("CLOCK_IN_PROCESS", default=not REDIS_URL)
 # The rules clock, as data (RULES.md "The clock").
 NO_SHOW_WINDOW = timedelta(minutes=15)
 FORFEIT_AFTER = timedelta(days=3)
+# Days away a member may declare per tournament (its whole run), unless its organiser sets
+# another allowance (vacations app; RULES.md "Vacation").
+VACATION_DAYS_PER_TOURNAMENT = 10
 
 # Notices by email (docs/NOTIFICATIONS.md): SMTP when EMAIL_HOST is set, else the console
 # (the quick start prints each email where the server runs).

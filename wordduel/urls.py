@@ -18,5 +18,6 @@ urlpatterns = [
     path("practice/", include("practice.urls")),
     path("challenges/", include("challenges.urls")),
     path("", include("ratings.urls")),
+    path("", include("vacations.urls")),
     path("", include("matches.urls")),
 ]

@@ -18,6 +18,7 @@ from matches.models import Match, Seat
 from matches.records import salt_of
 from notifications import notices
 from ratings.services import apply_match_result
+from vacations.pauses import effective_turn_deadline
 
 
 def store_game(match: Match, seats: list[Seat], game: Game) -> None:
@@ -94,11 +95,16 @@ def deadline_passed(match: Match, now: datetime) -> bool:
     """Whether :func:`apply_deadlines` could change ``match`` at ``now`` (read without a lock)."""
     if match.status == Match.Status.SCHEDULED:
         return match.kickoff_at is not None and match.kickoff_at <= now
-    return (
-        match.status == Match.Status.LIVE
-        and match.turn_deadline_at is not None
-        and match.turn_deadline_at <= now
-    )
+    if (
+        match.status != Match.Status.LIVE
+        or match.turn_deadline_at is None
+        or match.turn_deadline_at > now
+    ):
+        return False
+    # Vacation: the stored deadline has passed, but the mover's declared days away may have
+    # paused it (vacations/pauses.py, the one computation the sweeps and lazy checks share).
+    deadline = effective_turn_deadline(match)
+    return deadline is not None and deadline <= now
 
 
 def apply_deadlines(match: Match, seats: list[Seat], *, now: datetime) -> list[Event]:
@@ -132,6 +138,10 @@ def apply_deadlines(match: Match, seats: list[Seat], *, now: datetime) -> list[E
         match.status == Match.Status.LIVE
         and match.turn_deadline_at
         and match.turn_deadline_at <= now
+        # Vacation: the mover's declared days away within the turn move the deadline later
+        # (vacations/pauses.py); the stored one is never later than this, so the sweep that
+        # selected this match by it re-checks here, as every lazy check does.
+        and (effective_turn_deadline(match, seats) or now) <= now
     ):
         winner = "second" if match.to_move == 0 else "first"
         events += finish_match(match, seats, result=winner, reason=Match.EndReason.FORFEIT, now=now)

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+from django.utils import timezone
+
 from matches.engine import BLANK, EndAdjustment, get_ruleset
 from matches.models import Match, Seat, Turn
 from matches.schemas import (
+    AwayNotice,
     CommitAccepted,
     FinalScore,
     MatchView,
@@ -30,6 +33,8 @@ from matches.schemas import (
     WordView,
 )
 from matches.visibility.access import MatchAccess, Viewer, can_share
+from vacations.pauses import effective_turn_deadline
+from vacations.selectors import away_in_match
 
 
 def seat_name(seat: Seat) -> str | None:
@@ -139,7 +144,8 @@ def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[s
         "end_reason": match.end_reason,
         "kickoff_at": match.kickoff_at,
         "no_show_at": match.no_show_at,
-        "turn_deadline_at": match.turn_deadline_at,
+        # The deadline the clock applies: later by the mover's declared vacation, if any.
+        "turn_deadline_at": effective_turn_deadline(match, seats),
         "turn_number": match.turn_number,
         "to_move": match.to_move,
         "bag_count": match.bag_count,
@@ -149,7 +155,25 @@ def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[s
         "bag_seed": match.bag_seed if match.is_over else None,
         "seats": seat_views(seats),
         "final_score": final_score(match, seats),
+        "away": away_notices(match, seats),
     }
+
+
+def away_notices(match: Match, seats: list[Seat]) -> list[AwayNotice]:
+    """The players' declared vacations in this tournament match that have not ended."""
+    members = {seat.position: seat.member_id for seat in seats if seat.member_id is not None}
+    names = {seat.position: seat_name(seat) or seat.get_position_display() for seat in seats}
+    now = timezone.now()
+    return [
+        AwayNotice(
+            position=position,
+            name=names[position],
+            first_day=vacation.first_day,
+            last_day=vacation.last_day,
+            away_now=vacation.starts_at <= now,
+        )
+        for position, vacation in away_in_match(match, members, now)
+    ]
 
 
 def own_rack(seats: list[Seat], viewer: Viewer) -> list[str] | None:
@@ -212,7 +236,7 @@ def turn_news(match: Match, turn: Turn, seats: list[Seat], *, previous_hash: str
         turn_number=match.turn_number,
         to_move=match.to_move,
         bag_count=match.bag_count,
-        turn_deadline_at=match.turn_deadline_at,
+        turn_deadline_at=effective_turn_deadline(match, seats),  # a vacation pauses it
         seats=seat_views(seats),
     )
 

@@ -64,6 +64,11 @@ SENT_BY: dict[str, frozenset[str]] = {
     "UnknownChoice": frozenset(),
     "ImportedGameMissing": frozenset(),
     "NotTheOwner": frozenset(),
+    # Vacations: the vacation and allowance pages only.
+    "VacationRefused": frozenset(),
+    "VacationMissing": frozenset(),
+    "AllowanceRefused": frozenset(),
+    "AllowanceNotAllowed": frozenset(),
     # Challenges and rematches: their pages only.
     "InvalidChallenge": frozenset(),
     "ChallengeUnavailable": frozenset(),

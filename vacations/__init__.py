@@ -1,0 +1,1 @@
+"""Vacation: a member's declared days away, which pause their turn deadlines (RULES.md 6)."""

@@ -1,0 +1,79 @@
+"""How a declared vacation moves a turn deadline: the one computation the clock uses.
+
+``matches.services.lifecycle`` asks :func:`effective_turn_deadline` both when a service or
+page applies deadlines lazily and when a sweep does, so the two cannot disagree. The stored
+``Match.turn_deadline_at`` stays the deadline without vacation (what the sweeps' index
+selects by); the effective one is never earlier, so every match a sweep must forfeit is
+still among those it selects.
+
+The decision is stable whenever it is made: a vacation can be declared only from tomorrow
+and cancelled only before it starts, so a change can move only a deadline still ahead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from matches.models import Match, Seat
+from vacations.models import Vacation
+
+Span = tuple[datetime, datetime]
+
+
+def paused_deadline(
+    *, deadline: datetime, turn_started_at: datetime, away: Iterable[Span]
+) -> datetime:
+    """``deadline`` moved later by every moment of ``away`` that falls inside the turn.
+
+    The clock stops from ``max(start, turn_started_at)`` to the span's end for each span that
+    starts before the (so far extended) deadline; spans do not overlap (the service refuses
+    overlaps), so taking them in order extends the deadline exactly by the paused time.
+    """
+    for start, end in sorted(away):
+        if end <= turn_started_at:
+            continue
+        if start >= deadline:
+            break
+        deadline += end - max(start, turn_started_at)
+    return deadline
+
+
+def away_spans(*, member_id: int, tournament_id: int, after: datetime) -> list[Span]:
+    """The member's active vacations charged to the tournament, ending after ``after``."""
+    rows = Vacation.objects.filter(
+        member_id=member_id,
+        tournaments__id=tournament_id,
+        cancelled_at__isnull=True,
+        ends_at__gt=after,
+    ).values_list("starts_at", "ends_at")
+    return list(rows)
+
+
+def effective_turn_deadline(match: Match, seats: list[Seat] | None = None) -> datetime | None:
+    """The deadline of the turn now to play, later by the mover's vacation within the turn.
+
+    Only a live tournament match's mover pauses (the allowance is the tournament's).
+    ``seats`` saves a query when the caller holds them.
+    """
+    deadline, started = match.turn_deadline_at, match.turn_started_at
+    if (
+        deadline is None
+        or started is None
+        or match.status != Match.Status.LIVE
+        or match.tournament_id is None
+        or match.to_move is None
+    ):
+        return deadline
+    if seats is not None:
+        mover_id = next((s.member_id for s in seats if s.position == match.to_move), None)
+    else:
+        mover_id = (
+            Seat.objects.filter(match_id=match.pk, position=match.to_move)
+            .values_list("member_id", flat=True)
+            .first()
+        )
+    if mover_id is None:
+        return deadline
+    away = away_spans(member_id=mover_id, tournament_id=match.tournament_id, after=started)
+    return paused_deadline(deadline=deadline, turn_started_at=started, away=away)

@@ -1,0 +1,122 @@
+"""Reads for the vacation pages and the match page's notice (no writes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db.models import QuerySet
+
+from matches.models import Match, Tournament
+from vacations.models import Vacation, VacationAllowance
+
+LIVE_OR_SCHEDULED = (Match.Status.SCHEDULED, Match.Status.LIVE)
+
+
+def time_zone_of(member_id: int) -> str:
+    """The member's own zone (notification settings), UTC when they have not set one."""
+    from notifications.models import NotificationSettings  # noqa: PLC0415
+
+    zone = (
+        NotificationSettings.objects.filter(member_id=member_id)
+        .values_list("time_zone", flat=True)
+        .first()
+    )
+    return zone or "UTC"
+
+
+def today_for(member_id: int, now: datetime) -> date:
+    """Today's date where the member lives."""
+    return now.astimezone(ZoneInfo(time_zone_of(member_id))).date()
+
+
+def allowance_of(tournament: Tournament) -> int:
+    """Days away each member may declare in ``tournament``."""
+    row = VacationAllowance.objects.filter(tournament=tournament).first()
+    return row.days if row is not None else settings.VACATION_DAYS_PER_TOURNAMENT
+
+
+def active_vacations(member_id: int) -> QuerySet[Vacation]:
+    return Vacation.objects.filter(member_id=member_id, cancelled_at__isnull=True)
+
+
+def days_used(member_id: int, tournament: Tournament) -> int:
+    """Days of the member's active vacations charged to ``tournament``."""
+    return sum(v.days for v in active_vacations(member_id).filter(tournaments=tournament))
+
+
+def tournaments_in_play(member_id: int) -> list[Tournament]:
+    """Tournaments in which the member holds a seat of a scheduled or live match."""
+    return list(
+        Tournament.objects.filter(
+            matches__seats__member_id=member_id, matches__status__in=LIVE_OR_SCHEDULED
+        )
+        .distinct()
+        .order_by("name", "id")
+    )
+
+
+@dataclass(frozen=True)
+class AllowanceLine:
+    tournament: Tournament
+    allowance: int
+    used: int
+
+    @property
+    def remaining(self) -> int:
+        return max(self.allowance - self.used, 0)
+
+
+def allowance_lines(member_id: int) -> list[AllowanceLine]:
+    """Each tournament the member plays in now, with its allowance and the days used."""
+    return [
+        AllowanceLine(t, allowance_of(t), days_used(member_id, t))
+        for t in tournaments_in_play(member_id)
+    ]
+
+
+@dataclass(frozen=True)
+class VacationLine:
+    vacation: Vacation
+    tournaments: list[str]
+    cancellable: bool
+    state: str  # "upcoming", "now" or "over"
+
+
+def vacation_lines(member_id: int, now: datetime) -> list[VacationLine]:
+    """The member's active vacations, most recent last."""
+    lines = []
+    for vacation in active_vacations(member_id).prefetch_related("tournaments"):
+        if vacation.starts_at > now:
+            state = "upcoming"
+        elif vacation.ends_at > now:
+            state = "now"
+        else:
+            state = "over"
+        lines.append(
+            VacationLine(
+                vacation=vacation,
+                tournaments=[t.name for t in vacation.tournaments.all()],
+                cancellable=state == "upcoming",
+                state=state,
+            )
+        )
+    return lines
+
+
+def away_in_match(
+    match: Match, seat_members: dict[int, int], now: datetime
+) -> list[tuple[int, Vacation]]:
+    """(position, vacation) for each seated member's vacation in this tournament match that
+    has not ended: what the match page tells every viewer (a vacation is not secret)."""
+    if match.tournament_id is None or match.status not in LIVE_OR_SCHEDULED:
+        return []
+    found: list[tuple[int, Vacation]] = []
+    for position, member_id in sorted(seat_members.items()):
+        for vacation in active_vacations(member_id).filter(
+            tournaments__id=match.tournament_id, ends_at__gt=now
+        ):
+            found.append((position, vacation))
+    return found
