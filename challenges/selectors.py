@@ -118,9 +118,11 @@ def rematch_panel(match_id: int, viewer: Any) -> RematchPanel | None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not is_friendly(match):
         return None
-    players = set(match.seats.values_list("member_id", flat=True))
-    if viewer.pk not in players or None in players:
+    players = [seat.member for seat in match.seats.select_related("member")]
+    if viewer.pk not in {player.pk for player in players if player is not None}:
         return None
+    if not all(player is not None and is_club_member(player) for player in players):
+        return None  # (the computer, or a member who left: no rematch to offer)
     offer = RematchOffer.objects.filter(original=match).first()
     if offer is None:
         return RematchPanel(match_id, "none")

@@ -167,3 +167,21 @@ def test_a_declined_rematch_says_so(finished_friendly, alice, bob) -> None:
     page = _client(alice).get(url).content.decode()
     assert 'id="rematch-declined"' in page
     assert "/offer/" not in page
+
+
+def test_no_rematch_panel_after_a_practice_match(alice) -> None:
+    from matches import services as match_services
+    from practice.services import start_practice
+
+    match = start_practice(member=alice)
+    match_services.match_resign(match_id=match.id, member=alice, client_id="giving-up")
+    page = _client(alice).get(reverse("match", args=[match.id])).content.decode()
+    assert "Unrated" in page  # (the page is the finished match's)
+    assert 'id="rematch"' not in page
+
+
+def test_no_rematch_panel_when_the_opponent_left_the_club(finished_friendly, alice, bob) -> None:
+    bob.membership = bob.Membership.REMOVED
+    bob.save(update_fields=["membership"])
+    page = _client(alice).get(reverse("match", args=[finished_friendly.id])).content.decode()
+    assert 'id="rematch"' not in page

@@ -286,3 +286,13 @@ def test_no_rematch_when_the_opponent_left_the_club(finished_friendly, alice, bo
     with unchanged(), pytest.raises(RematchUnavailable) as refused:
         services.rematch_offer(match_id=finished_friendly.id, member=alice)
     assert refused.value.message == services.OPPONENT_GONE
+
+
+def test_no_rematch_against_the_computer(alice, unchanged) -> None:
+    from practice.services import start_practice
+
+    match = start_practice(member=alice)
+    match_services.match_resign(match_id=match.id, member=alice, client_id="giving-up")
+    with unchanged(), pytest.raises(RematchUnavailable) as refused:
+        services.rematch_offer(match_id=match.id, member=alice)
+    assert refused.value.message == services.OPPONENT_GONE
