@@ -24,6 +24,10 @@ MAX_OFFSET_MINUTES = 14 * 60
 #: A kick-off may be this far in the past (a form filled in slowly), no further.
 KICKOFF_GRACE = timedelta(minutes=5)
 _PLAYER_SEPARATORS = re.compile(r"[\s,;]+")
+#: Times from this year on are refused: a no-show deadline or a postponement after one
+#: would not fit in a datetime.
+LAST_YEAR = 9000
+TOO_FAR_AHEAD = "That date is too far ahead."
 
 
 def _ruleset_choices() -> list[tuple[str, str]]:
@@ -84,6 +88,8 @@ class LocalTimeMixin(forms.Form):
             return None
         offset = self.cleaned_data.get("utc_offset") or 0
         naive = timezone.make_naive(value, UTC) if timezone.is_aware(value) else value
+        if naive.year >= LAST_YEAR:  # (a deadline after it would not fit in a datetime)
+            raise forms.ValidationError(TOO_FAR_AHEAD)
         return timezone.make_aware(naive, UTC) + timedelta(minutes=offset)
 
     def check_not_past(self, field: str) -> None:

@@ -367,3 +367,37 @@ def test_a_reschedule_in_the_trail_says_from_when_to_when(organiser, upcoming):
     assert (
         f"kick-off moved from {before:%a %d %b %Y, %H:%M} UTC to Tue 04 Mar 2031, 18:30 UTC" in page
     )
+
+
+@pytest.mark.django_db
+def test_a_date_too_far_ahead_is_a_form_error_not_a_500(organiser, upcoming):
+    client = _client(organiser)
+    for url, data in [
+        (
+            f"{LIST}{upcoming.id}/reschedule/",
+            {"kickoff_at": "9999-12-31T23:59", "utc_offset": "840", "reason": "x"},
+        ),
+        (LIST, {"kickoff_from": "9999-12-31T23:59", "utc_offset": "-840"}),
+    ]:
+        answer = client.post(url, data) if "reschedule" in url else client.get(url, data)
+        assert answer.status_code == 400, url
+        assert "That date is too far ahead." in answer.content.decode()
+    schedule = client.post("/organise/fixture/", {
+        "fixture-name": "Far", "fixture-ruleset": "word-duel", "fixture-visibility": "public",
+        "fixture-no_show_minutes": "15", "fixture-kickoff_at": "9999-12-31T23:59",
+        "fixture-utc_offset": "840"})  # fmt: skip
+    assert schedule.status_code == 400
+    assert "That date is too far ahead." in schedule.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_tournament_page_links_organisers_to_its_fixtures(organiser, alice, bob):
+    from matches import services
+
+    cup = services.create_round_robin(
+        organiser=organiser, name="Cup", players=[alice, bob],
+        first_kickoff=timezone.now() + timedelta(hours=1), interval=timedelta(days=1),
+    )  # fmt: skip
+    link = f'href="{LIST}?tournament={cup.id}"'
+    assert link in _client(organiser).get(f"/tournaments/{cup.id}/").content.decode()
+    assert link not in _client(alice).get(f"/tournaments/{cup.id}/").content.decode()
