@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import F, QuerySet
@@ -91,33 +90,6 @@ def my_match_lines(member: Member) -> list[MyMatchLine]:
 
 
 @dataclass(frozen=True)
-class Round:
-    """One round of a tournament and its fixtures."""
-
-    number: int | None
-    fixtures: list[visibility.MatchLine]
-
-
-@dataclass(frozen=True)
-class TournamentPage:
-    """What a tournament's page shows: its rounds of fixtures and its standings."""
-
-    rounds: list[Round]
-    standings: list[Standing]
-
-
-def tournament_page(tournament: Tournament) -> TournamentPage:
-    """Fixtures grouped by round, each as a list row, and the standings."""
-    matches = _listed(tournament.matches.order_by("round_number", "kickoff_at", "id"))
-    lines = [visibility.match_line(match) for match in matches]
-    rounds = [
-        Round(number, list(fixtures))
-        for number, fixtures in groupby(lines, key=lambda line: line.round_number)
-    ]
-    return TournamentPage(rounds=rounds, standings=standings(tournament))
-
-
-@dataclass(frozen=True)
 class WaitingMatch:
     """A live match waiting on one member's move: its list line and its deadline."""
 
@@ -162,12 +134,10 @@ def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
 __all__ = [
     "MyMatchLine",
     "Standing",
-    "TournamentPage",
     "WaitingMatch",
     "home_lists",
     "matches_waiting_on",
     "my_match_lines",
     "standings",
     "standings_by_name",
-    "tournament_page",
 ]
