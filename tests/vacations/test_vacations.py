@@ -388,3 +388,16 @@ def test_only_organisers_set_the_allowance(tournament, alice, organiser) -> None
     assert client.post(f"/tournaments/{tournament.id}/vacation/", {"days": 99}).status_code == 400
     assert client.post(f"/tournaments/{tournament.id}/vacation/", {"days": 14}).status_code == 302
     assert VacationAllowance.objects.get(tournament=tournament).days == 14
+
+
+def test_the_tournament_page_states_the_allowance(tournament, organiser, alice) -> None:
+    with time_machine.travel(DECLARED, tick=False):
+        vacation_services.set_allowance(organiser=organiser, tournament_id=tournament.id, days=7)
+        client = Client()
+        client.force_login(alice)
+        page = client.get(f"/tournaments/{tournament.id}/").content.decode()
+        assert "each player may declare 7 days away in this tournament" in page
+        assert f"/tournaments/{tournament.id}/vacation/" not in page
+        client.force_login(organiser)
+        page = client.get(f"/tournaments/{tournament.id}/").content.decode()
+    assert f"/tournaments/{tournament.id}/vacation/" in page
