@@ -212,6 +212,8 @@ routes = st.sampled_from(
         "matches/{id}/key/",
         "matches/{id}/export.gcg",
         "tournaments/{id}/",
+        "tournaments/",
+        "players/{junk}/",
         "organise/",
         "organise/fixture/",
         "organise/round-robin/",
