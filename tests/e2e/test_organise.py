@@ -55,3 +55,27 @@ def test_an_organiser_reschedules_and_the_player_sees_the_new_kickoff(
     assert match.kickoff_at == new_kickoff.astimezone(UTC)
     assert OrganiserAction.objects.get(match=match).reason == "The hall is booked"
     assert match.status == Match.Status.SCHEDULED
+
+
+def test_the_member_picker_suggests_approved_members_as_the_organiser_types(
+    open_page, organiser, make_member
+):
+    make_member("carol")
+    make_member("casper")
+    pending = make_member("cara")
+    type(pending).objects.filter(pk=pending.pk).update(membership="pending")
+    desk = open_page("/organise/", organiser, wait=False)
+    first = desk.locator("#id_fixture-first")
+    first.press_sequentially("ca", delay=50)
+    options = desk.locator("#member-options option")
+    expect(options).to_have_count(2)
+    assert sorted(options.evaluate_all("els => els.map(e => e.value)")) == ["carol", "casper"]
+    first.press_sequentially("r", delay=50)
+    expect(options).to_have_count(1)
+    expect(options.first).to_have_attribute("value", "carol")
+    # The round robin's helper adds a picked name to the list of players.
+    helper = desk.locator("#rr-add-player")
+    expect(helper).to_be_visible()
+    helper.fill("carol")
+    helper.dispatch_event("change")
+    expect(desk.locator("#id_rr-players")).to_have_value("carol")
