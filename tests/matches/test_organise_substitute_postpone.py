@@ -218,3 +218,21 @@ async def test_over_the_socket_the_rack_moves_to_the_newcomer_only(
         _, snapshot = await connect(match.id, member=carol)
         assert snapshot["rack"] == rack
         assert snapshot["your_seat"] == 1
+
+
+@pytest.mark.django_db
+def test_a_kickoff_that_passed_before_the_postponement_stands(organiser, cup):
+    first, second = cup.matches.filter(round_number=1).order_by("id")
+    kickoff = first.kickoff_at
+    # No sweep has run since the round's kick-off: the postponement applies it first.
+    moved = services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=2,
+                                    by=timedelta(hours=1), reason="x",
+                                    now=kickoff + timedelta(seconds=1))  # fmt: skip
+    assert len(moved) == 2  # round 2 had not kicked off
+    with pytest.raises(services.FixtureUnchangeable, match="has kicked off"):
+        services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=1,
+                                by=timedelta(hours=1), reason="x",
+                                now=kickoff + timedelta(seconds=1))  # fmt: skip
+    for match in (first, second):
+        match.refresh_from_db()
+        assert (match.status, match.kickoff_at) == (Match.Status.LIVE, kickoff)
