@@ -594,7 +594,8 @@ class KeyRotatedFrame(_Event):
 
 
 class FixtureChangedFrame(_Event):
-    """An organiser changed the fixture (its kick-off): send ``sync`` for the new state."""
+    """An organiser changed the fixture (its kick-off, or who sits in a seat that has not
+    moved): send ``sync`` for the new state."""
 
     type: Literal["fixture_changed"] = "fixture_changed"
     data: NoNews
