@@ -401,3 +401,47 @@ def test_the_tournament_page_states_the_allowance(tournament, organiser, alice) 
         client.force_login(organiser)
         page = client.get(f"/tournaments/{tournament.id}/").content.decode()
     assert f"/tournaments/{tournament.id}/vacation/" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_declarations_at_once_cannot_share_the_last_days(
+    tournament, league_match, organiser, alice
+) -> None:
+    """The member's row lock makes two declarations take turns: with 3 days left, of two
+    2-day vacations declared at the same moment exactly one is saved."""
+    import threading
+
+    from django.db import connection
+
+    vacation_services.set_allowance(
+        organiser=organiser, tournament_id=tournament.id, days=3, now=DECLARED
+    )
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def declare(first_day: date, last_day: date) -> None:
+        try:
+            barrier.wait()
+            vacation_services.declare_vacation(
+                member=alice, first_day=first_day, last_day=last_day, now=DECLARED
+            )
+            outcomes.append("declared")
+        except VacationRefused as refusal:
+            outcomes.append(refusal.message)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=declare, args=(date(2031, 5, 5), date(2031, 5, 6))),
+        threading.Thread(target=declare, args=(date(2031, 5, 10), date(2031, 5, 11))),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    refusal = (
+        "Not enough vacation days: Spring League allows 3 a season, you have 1 left, and "
+        "this vacation needs 2."
+    )
+    assert sorted(outcomes) == [refusal, "declared"]
+    assert Vacation.objects.filter(member=alice).count() == 1
