@@ -99,7 +99,7 @@ def _start_friendly(
     return match, events
 
 
-def _require_challenger(member: Any) -> None:
+def require_challenger(member: Any) -> None:
     if not getattr(member, "is_authenticated", False):
         raise SignInRequired(SIGN_IN_TO_CHALLENGE)
     if not is_club_member(member):
@@ -144,7 +144,7 @@ def challenge_post(
     """Post a friendly challenge, open for ``CHALLENGE_LIFETIME``: to any member, or, with
     ``opponent_username``, to that approved member only. Locks the poster's member row, so
     two posts at once both count against ``MAX_OPEN_CHALLENGES``."""
-    _require_challenger(member)
+    require_challenger(member)
     if ruleset not in RULESETS:
         raise InvalidChallenge(f"There is no ruleset called {ruleset!r}.")
     opponent = _opponent(member, opponent_username)
@@ -197,7 +197,7 @@ def challenge_accept(*, challenge_id: int, member: Any, now: datetime | None = N
     once. Locks the challenge row: of two accepts at once the second waits, then finds it
     accepted (``challenge_unavailable``) and changes nothing. The poster is told (a fixture
     notice); the player to move, as always, that it is their move."""
-    _require_challenger(member)
+    require_challenger(member)
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id)
         now = now or _now()

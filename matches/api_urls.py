@@ -6,6 +6,7 @@ path under ``/api/`` (a non-numeric id included)."""
 from django.http import HttpRequest, HttpResponse
 from django.urls import path, re_path
 
+from challenges.api import router as challenges_router
 from matches.api import api, refusal_response
 from matches.organise_api import router as organise_router
 from matches.schemas import ApiError
@@ -13,6 +14,7 @@ from matches.words import router as words_router
 
 api.add_router("/words", words_router)
 api.add_router("/organise", organise_router)
+api.add_router("/challenges", challenges_router)
 
 
 def no_such_path(request: HttpRequest, rest: str = "") -> HttpResponse:

@@ -69,10 +69,10 @@ SENT_BY: dict[str, frozenset[str]] = {
     "VacationMissing": frozenset(),
     "AllowanceRefused": frozenset(),
     "AllowanceNotAllowed": frozenset(),
-    # Challenges and rematches: their pages only.
-    "InvalidChallenge": frozenset(),
-    "ChallengeUnavailable": frozenset(),
-    "RematchUnavailable": frozenset(),
+    # Challenges and rematches: their pages and /api/challenges/.
+    "InvalidChallenge": frozenset({"api"}),
+    "ChallengeUnavailable": frozenset({"api"}),
+    "RematchUnavailable": frozenset({"api"}),
 }
 
 #: The socket answers these refusals as acks with the service's own message (a MatchMissing
