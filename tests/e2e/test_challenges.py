@@ -39,3 +39,28 @@ def test_a_challenge_posted_and_accepted_puts_both_on_the_live_board(open_page, 
     assert poster.url.endswith(f"/matches/{match.id}/")
     expect(poster.locator("#your-seat")).to_contain_text("First")
     expect(poster.locator("#turn-line")).to_contain_text("Your turn")
+
+
+def test_a_rematch_offered_and_accepted_on_the_match_page(open_page, make_fixture, alice, bob):
+    from matches import services as match_services
+
+    match = make_fixture(first=alice, second=bob, name="Friendly")
+    match_services.match_resign(match_id=match.id, member=alice, client_id="resign")
+
+    offerer = open_page(f"/matches/{match.id}/", bob)
+    offerer.locator("#rematch").get_by_role("button", name="Offer a rematch").click()
+    expect(offerer.locator("#rematch-offered-by-you")).to_be_visible()
+
+    other = open_page(f"/matches/{match.id}/", alice)
+    expect(other.locator("#rematch-offered-to-you")).to_be_visible()
+    other.locator("#rematch").get_by_role("button", name="Accept the rematch").click()
+    expect(other.locator("#match")).to_have_attribute("data-synced", "yes")
+    rematch = Match.objects.exclude(pk=match.pk).get()
+    assert other.url.endswith(f"/matches/{rematch.id}/")
+    expect(other.locator("#your-seat")).to_contain_text("Second")
+
+    offerer.reload()
+    offerer.locator("#rematch-accepted").get_by_role("link", name="go to the rematch").click()
+    expect(offerer.locator("#match")).to_have_attribute("data-synced", "yes")
+    expect(offerer.locator("#your-seat")).to_contain_text("First")
+    expect(offerer.locator("#turn-line")).to_contain_text("Your turn")
