@@ -195,8 +195,8 @@ def _accept_refusal(
 def challenge_accept(*, challenge_id: int, member: Any, now: datetime | None = None) -> Match:
     """Accept a challenge: its fixture, the poster First and ``member`` Second, starts at
     once. Locks the challenge row: of two accepts at once the second waits, then finds it
-    accepted (``challenge_unavailable``) and changes nothing. The poster is told (a fixture
-    notice); the player to move, as always, that it is their move."""
+    accepted (``challenge_unavailable``) and changes nothing. The poster, First, is told as
+    the player to move always is: a "your move" notice (no second notice of the fixture)."""
     require_challenger(member)
     with transaction.atomic():
         challenge = _locked_challenge(challenge_id)
@@ -221,7 +221,6 @@ def challenge_accept(*, challenge_id: int, member: Any, now: datetime | None = N
         challenge.decided_at = now
         challenge.match = match
         challenge.save(update_fields=["status", "accepted_by", "decided_at", "match"])
-        notices.fixture_scheduled(match.id, [poster.pk])
         publish_on_commit(events)
     return match
 
@@ -331,7 +330,8 @@ def _start_rematch(
     offer.decided_at = now
     offer.rematch = rematch
     offer.save(update_fields=["status", "decided_at", "rematch"])
-    notices.fixture_scheduled(rematch.id, [offer.offered_by_id])
+    if offer.offered_by_id != first.pk:  # (First hears "your move", as always)
+        notices.fixture_scheduled(rematch.id, [offer.offered_by_id])
     publish_on_commit(events)
     return RematchState(offer, rematch)
 

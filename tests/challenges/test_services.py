@@ -97,10 +97,9 @@ def test_accepting_starts_a_live_friendly_with_the_poster_first(alice, bob) -> N
     assert challenge.status == Challenge.Status.ACCEPTED
     assert challenge.accepted_by == bob
     assert challenge.match == match
-    # the poster hears of the new fixture; First (the poster) that it is their move
-    kinds = set(Notice.objects.filter(match=match).values_list("member__username", "kind"))
-    assert ("alice", "fixture") in kinds
-    assert ("alice", "your_move") in kinds
+    # the poster, First, hears that it is her move (and only that)
+    told = list(Notice.objects.filter(match=match).values_list("member__username", "kind"))
+    assert told == [("alice", "your_move")]
 
 
 def test_an_addressed_challenge_is_accepted_by_its_member_only(alice, bob, carol, unchanged):
@@ -200,7 +199,9 @@ def test_a_rematch_both_accept_swaps_the_seats(finished_friendly, alice, bob) ->
         finished_friendly.visibility,
     )
     assert rematch.tournament_id is None
-    assert Notice.objects.filter(match=rematch, member=bob, kind="fixture").exists()
+    # bob offered and is First now: his move is his notice; alice was there to accept
+    told = list(Notice.objects.filter(match=rematch).values_list("member__username", "kind"))
+    assert told == [("bob", "your_move")]
     # accepting or offering again answers with the same rematch, and makes no other
     assert services.rematch_accept(match_id=finished_friendly.id, member=alice).rematch == rematch
     assert services.rematch_offer(match_id=finished_friendly.id, member=bob).rematch == rematch
@@ -212,6 +213,11 @@ def test_offering_back_an_offered_rematch_agrees_to_it(finished_friendly, alice,
     state = services.rematch_offer(match_id=finished_friendly.id, member=bob)
     assert state.rematch is not None
     assert _players(state.rematch) == ["bob", "alice"]
+    # alice offered and sits Second now: she hears of the new fixture; bob of his move
+    told = sorted(
+        Notice.objects.filter(match=state.rematch).values_list("member__username", "kind")
+    )
+    assert told == [("alice", "fixture"), ("bob", "your_move")]
 
 
 def test_a_declined_rematch_is_final(finished_friendly, alice, bob, unchanged) -> None:
