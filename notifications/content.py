@@ -19,6 +19,7 @@ from matches import selectors, visibility
 from matches.models import Match
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.schemas import NoticeContent
+from vacations.pauses import effective_turn_deadline
 
 _REASONS = {
     Match.EndReason.FORFEIT: "by forfeit",
@@ -110,10 +111,11 @@ def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, n
     lines = [first]
     if match.turn_number:
         lines.append(_score(line))
-    if match.turn_deadline_at is not None:
+    deadline = effective_turn_deadline(match, access.seats)  # a vacation pauses it
+    if deadline is not None:
         lines.append(
-            f"Move by {local_time(match.turn_deadline_at, zone)} "
-            f"({time_left(match.turn_deadline_at - now)} from now), or you forfeit."
+            f"Move by {local_time(deadline, zone)} "
+            f"({time_left(deadline - now)} from now), or you forfeit."
         )
     return NoticeContent(
         kind="your_move",
@@ -130,7 +132,7 @@ def _forfeit(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     if not _your_turn(notice, access):
         return Stale("no longer the member's move")
     match, line, url = _facts(access)
-    deadline = match.turn_deadline_at
+    deadline = effective_turn_deadline(match, access.seats)  # a vacation pauses it
     if deadline is None or deadline <= now:
         return Stale("the deadline has passed")
     left = time_left(deadline - now)

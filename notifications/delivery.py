@@ -31,6 +31,7 @@ from notifications.models import (
     PushSubscription,
 )
 from notifications.schemas import NoticeContent, PushPayload
+from vacations.pauses import effective_turn_deadline
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +91,8 @@ def _warning_for(
     hours = prefs.warning_hours(channel)
     if notice.hours not in hours:
         return False
-    deadline = notice.match.turn_deadline_at if notice.match else None
+    # The deadline the clock applies: later by the mover's declared vacation, if any.
+    deadline = effective_turn_deadline(notice.match) if notice.match else None
     if deadline is None:
         return False
     due = [h for h in hours if deadline - timedelta(hours=h) <= now]

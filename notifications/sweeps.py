@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from matches import selectors
@@ -15,6 +16,7 @@ from matches.models import Match, Seat
 from notifications import delivery, notices
 from notifications.models import Delivery, Kind, Notice, NotificationSettings
 from notifications.notices import Spec
+from vacations.pauses import effective_turn_deadline
 
 #: The furthest a forfeit warning may come before the deadline (a turn lasts 72 hours).
 MAX_WARNING_HOURS = 71
@@ -34,14 +36,25 @@ def warn_forfeits(*, now: datetime | None = None) -> list[str]:
     the warnings' reach (the ``match_due_forfeit`` index), the latest threshold of the
     player to move that has passed, per channel."""
     now = now or timezone.now()
+    reach = now + timedelta(hours=MAX_WARNING_HOURS)
     live = list(
         Match.objects.filter(
+            # A tournament match whose stored deadline has passed is still live only while
+            # its mover's vacation pauses it (vacations/pauses.py): it may be due a warning.
+            Q(turn_deadline_at__gt=now) | Q(tournament__isnull=False),
             status=Match.Status.LIVE,
-            turn_deadline_at__gt=now,
-            turn_deadline_at__lte=now + timedelta(hours=MAX_WARNING_HOURS),
+            turn_deadline_at__lte=reach,
         )
         .order_by("turn_deadline_at", "id")
-        .only("id", "turn_number", "to_move", "turn_deadline_at")
+        .only(
+            "id",
+            "status",
+            "tournament_id",
+            "turn_number",
+            "to_move",
+            "turn_started_at",
+            "turn_deadline_at",
+        )
     )
     if not live:
         return []
@@ -59,8 +72,9 @@ def warn_forfeits(*, now: datetime | None = None) -> list[str]:
     prefs = _settings_by_member(set(movers.values()))
     specs = []
     for match in live:
-        member_id, deadline = movers.get(match.id), match.turn_deadline_at
-        if member_id is None or deadline is None:
+        member_id = movers.get(match.id)
+        deadline = effective_turn_deadline(match)  # later by the mover's vacation, if any
+        if member_id is None or deadline is None or not now < deadline <= reach:
             continue
         thresholds = set()
         for channel in ("email", "push"):

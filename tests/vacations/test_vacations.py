@@ -445,3 +445,31 @@ def test_two_declarations_at_once_cannot_share_the_last_days(
     )
     assert sorted(outcomes) == [refusal, "declared"]
     assert Vacation.objects.filter(member=alice).count() == 1
+
+
+# ------------------------------------------------------------------ forfeit warnings
+
+
+def _warned_hours(member) -> list[int]:
+    from notifications.models import Notice
+
+    return sorted(
+        Notice.objects.filter(member=member, kind="forfeit").values_list("hours", flat=True)
+    )
+
+
+def test_forfeit_warnings_count_from_the_paused_deadline(league_match, away, alice) -> None:
+    """The notification sweep warns by the deadline the clock applies: nothing at the hours
+    before the stored one, and each warning before the paused one, even once the stored
+    deadline has passed."""
+    from notifications import sweeps
+
+    with time_machine.travel(WOULD_BE - timedelta(hours=1), tick=False):
+        sweeps.warn_forfeits()
+    assert _warned_hours(alice) == []  # 49 hours are left, not 1
+    with time_machine.travel(EXTENDED - timedelta(hours=23), tick=False):
+        sweeps.warn_forfeits()  # the stored deadline passed a day ago
+    assert _warned_hours(alice) == [24]
+    with time_machine.travel(EXTENDED - timedelta(hours=1), tick=False):
+        sweeps.warn_forfeits()
+    assert _warned_hours(alice) == [2, 24]
