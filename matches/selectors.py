@@ -16,6 +16,7 @@ from django.db.models import F, QuerySet
 from matches import visibility
 from matches.models import Match, Tournament
 from matches.standings import Standing, standings
+from vacations.pauses import effective_turn_deadline
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -83,7 +84,10 @@ def my_match_lines(member: Member) -> list[MyMatchLine]:
                 **{f.name: getattr(line, f.name) for f in fields(line)},
                 your_move=mover is not None and seats.get(member.pk) == mover.position,
                 to_move_name=(mover.name or mover.label) if mover else None,
-                turn_deadline_at=match.turn_deadline_at if live else None,
+                # The deadline the clock applies: later by the mover's declared vacation.
+                turn_deadline_at=effective_turn_deadline(match, list(match.seats.all()))
+                if live
+                else None,
             )
         )
     return sorted(lines, key=_urgency)
@@ -120,10 +124,15 @@ def matches_waiting_on(member: Member) -> list[WaitingMatch]:
             status=Match.Status.LIVE, seats__member=member, seats__position=F("to_move")
         ).order_by(F("turn_deadline_at").asc(nulls_last=True), "id")
     )
-    return [
-        WaitingMatch(visibility.match_line(match, member_id=member.pk), match.turn_deadline_at)
+    waiting = [
+        WaitingMatch(
+            visibility.match_line(match, member_id=member.pk),
+            effective_turn_deadline(match, list(match.seats.all())),  # a vacation pauses it
+        )
         for match in matches
     ]
+    far = datetime.max.replace(tzinfo=UTC)
+    return sorted(waiting, key=lambda w: (w.turn_deadline_at or far, w.line.id))
 
 
 def standings_by_name(tournament: Tournament) -> dict[str, Standing]:

@@ -473,3 +473,14 @@ def test_forfeit_warnings_count_from_the_paused_deadline(league_match, away, ali
     with time_machine.travel(EXTENDED - timedelta(hours=1), tick=False):
         sweeps.warn_forfeits()
     assert _warned_hours(alice) == [2, 24]
+
+
+def test_the_members_lists_show_the_paused_deadline(league_match, away, alice) -> None:
+    """My matches and the digest's "waiting on you" give the deadline the clock applies."""
+    from matches import selectors
+
+    with time_machine.travel(KICKOFF + timedelta(hours=1), tick=False):
+        lines = selectors.my_match_lines(alice)
+        waiting = selectors.matches_waiting_on(alice)
+    assert [(line.id, line.turn_deadline_at) for line in lines] == [(league_match.id, EXTENDED)]
+    assert [(w.line.id, w.turn_deadline_at) for w in waiting] == [(league_match.id, EXTENDED)]
