@@ -484,3 +484,9 @@ def test_the_members_lists_show_the_paused_deadline(league_match, away, alice) -
         waiting = selectors.matches_waiting_on(alice)
     assert [(line.id, line.turn_deadline_at) for line in lines] == [(league_match.id, EXTENDED)]
     assert [(w.line.id, w.turn_deadline_at) for w in waiting] == [(league_match.id, EXTENDED)]
+
+
+def test_how_to_play_explains_vacation() -> None:
+    page = Client().get("/how-to-play/").content.decode()
+    assert "in your tournament matches the forfeit clock stops" in page
+    assert 'href="/me/vacation/"' in page
