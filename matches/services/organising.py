@@ -11,6 +11,9 @@ voided or cancelled match has no result and is rated by nobody.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,7 +25,7 @@ from matches.events import Event, PublicEvent, publish_on_commit
 from matches.models import Match, OrganiserAction, Seat, Turn
 from matches.services.common import locked_match, locked_seats, require_organiser
 from matches.services.common import now as _now
-from matches.services.errors import FixtureUnchangeable, InvalidFixture
+from matches.services.errors import FixtureUnchangeable, InvalidFixture, ServiceError
 from matches.services.fixtures import NOT_A_MEMBER
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.visibility.access import is_club_member
@@ -78,6 +81,41 @@ def _record(
     )
 
 
+@dataclass
+class _Change:
+    """A fixture locked for an organiser's change: its row, its seats, the moment, and the
+    events to publish once the change (or only the deadlines it applied) has committed."""
+
+    match: Match
+    seats: list[Seat]
+    now: datetime
+    events: list[Event]
+
+
+@contextmanager
+def _locked_for_change(match_id: int, *, now: datetime | None) -> Iterator[_Change]:
+    """Lock the match row and its seats and apply any deadline that has passed, then yield.
+
+    A refusal (a ``ServiceError``) raised in the block undoes only the block's own writes
+    (a savepoint): the deadlines applied first stand, are committed and announced, and the
+    refusal is raised after the commit. Events are published only after commit.
+    """
+    refusal: ServiceError | None = None
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = locked_seats(match)
+        change = _Change(match, seats, now or _now(), [])
+        change.events += apply_deadlines(match, seats, now=change.now)
+        try:
+            with transaction.atomic():
+                yield change
+        except ServiceError as error:
+            refusal = error
+        publish_on_commit(change.events)
+    if refusal is not None:
+        raise refusal
+
+
 def fixture_reschedule(
     *,
     organiser: Any,
@@ -93,36 +131,29 @@ def fixture_reschedule(
     """
     require_organiser(organiser)
     reason = _reason(reason)
-    refusal: Exception | None = None
-    with transaction.atomic():
-        match = locked_match(match_id)
-        now = now or _now()
-        seats = locked_seats(match)
-        events = apply_deadlines(match, seats, now=now)
-        started = match.kickoff_at is not None and match.kickoff_at <= now
-        if match.status != Match.Status.SCHEDULED or started:
-            refusal = FixtureUnchangeable(ALREADY_KICKED_OFF)
-        elif kickoff_at <= now:
-            refusal = InvalidFixture(KICKOFF_NOT_AHEAD)
-        else:
-            before = match.kickoff_at
-            match.kickoff_at = kickoff_at
-            match.no_show_at = kickoff_at + match.no_show_window
-            match.save(update_fields=["kickoff_at", "no_show_at"])
-            _record(
-                match,
-                organiser,
-                OrganiserAction.Kind.RESCHEDULE,
-                reason,
-                now,
-                kickoff_before=before.isoformat() if before else None,
-                kickoff_after=kickoff_at.isoformat(),
-            )
-            events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
-        publish_on_commit(events)
-    if refusal is not None:
-        raise refusal
-    return match
+    with _locked_for_change(match_id, now=now) as change:
+        match, now = change.match, change.now
+        if match.status != Match.Status.SCHEDULED or (
+            match.kickoff_at is not None and match.kickoff_at <= now
+        ):
+            raise FixtureUnchangeable(ALREADY_KICKED_OFF)
+        if kickoff_at <= now:
+            raise InvalidFixture(KICKOFF_NOT_AHEAD)
+        before = match.kickoff_at
+        match.kickoff_at = kickoff_at
+        match.no_show_at = kickoff_at + match.no_show_window
+        match.save(update_fields=["kickoff_at", "no_show_at"])
+        _record(
+            match,
+            organiser,
+            OrganiserAction.Kind.RESCHEDULE,
+            reason,
+            now,
+            kickoff_before=before.isoformat() if before else None,
+            kickoff_after=kickoff_at.isoformat(),
+        )
+        change.events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
+    return change.match
 
 
 def fixture_cancel(
@@ -134,28 +165,19 @@ def fixture_cancel(
     """
     require_organiser(organiser)
     reason = _reason(reason)
-    refusal: Exception | None = None
-    with transaction.atomic():
-        match = locked_match(match_id)
-        now = now or _now()
-        seats = locked_seats(match)
-        events = apply_deadlines(match, seats, now=now)
-        if match.status != Match.Status.SCHEDULED:
-            refusal = FixtureUnchangeable(CANCEL_TOO_LATE)
-        else:
-            events += finish_match(
-                match,
-                seats,
-                result=Match.Result.NONE,
-                reason=Match.EndReason.CANCELLED,
-                now=now,
-                status=Match.Status.ABANDONED,
-            )
-            _record(match, organiser, OrganiserAction.Kind.CANCEL, reason, now)
-        publish_on_commit(events)
-    if refusal is not None:
-        raise refusal
-    return match
+    with _locked_for_change(match_id, now=now) as change:
+        if change.match.status != Match.Status.SCHEDULED:
+            raise FixtureUnchangeable(CANCEL_TOO_LATE)
+        change.events += finish_match(
+            change.match,
+            change.seats,
+            result=Match.Result.NONE,
+            reason=Match.EndReason.CANCELLED,
+            now=change.now,
+            status=Match.Status.ABANDONED,
+        )
+        _record(change.match, organiser, OrganiserAction.Kind.CANCEL, reason, change.now)
+    return change.match
 
 
 def match_adjudicate(
@@ -171,16 +193,12 @@ def match_adjudicate(
     reason = _reason(reason)
     if ruling not in RULINGS:
         raise InvalidFixture(NO_SUCH_RULING)
-    refusal: Exception | None = None
-    with transaction.atomic():
-        match = locked_match(match_id)
-        now = now or _now()
-        seats: list[Seat] = locked_seats(match)
-        events = apply_deadlines(match, seats, now=now)
+    with _locked_for_change(match_id, now=now) as change:
+        match, seats, now = change.match, change.seats, change.now
         if match.status != Match.Status.LIVE:
-            refusal = FixtureUnchangeable(NOT_LIVE)
-        elif ruling == "void":
-            events += finish_match(
+            raise FixtureUnchangeable(NOT_LIVE)
+        if ruling == "void":
+            change.events += finish_match(
                 match,
                 seats,
                 result=Match.Result.NONE,
@@ -190,14 +208,11 @@ def match_adjudicate(
             )
             _record(match, organiser, OrganiserAction.Kind.VOID, reason, now)
         else:
-            events += finish_match(
+            change.events += finish_match(
                 match, seats, result=ruling, reason=Match.EndReason.ADJUDICATED, now=now
             )
             _record(match, organiser, OrganiserAction.Kind.ADJUDICATE, reason, now, result=ruling)
-        publish_on_commit(events)
-    if refusal is not None:
-        raise refusal
-    return match
+    return change.match
 
 
 def fixture_substitute(
@@ -223,49 +238,41 @@ def fixture_substitute(
     reason = _reason(reason)
     if position not in (Seat.Position.FIRST, Seat.Position.SECOND):
         raise InvalidFixture(NO_SUCH_SEAT)
-    refusal: Exception | None = None
-    with transaction.atomic():
-        match = locked_match(match_id)
-        now = now or _now()
-        seats = locked_seats(match)
-        events = apply_deadlines(match, seats, now=now)
-        seat, other = seats[position], seats[1 - position]
+    with _locked_for_change(match_id, now=now) as change:
+        match, now = change.match, change.now
+        seat, other = change.seats[position], change.seats[1 - position]
         incoming = Member.objects.filter(pk=member_id).first()
         if match.is_over:
-            refusal = FixtureUnchangeable(SUBSTITUTE_OVER)
-        elif Turn.objects.filter(match=match, position=position).exists():
-            refusal = FixtureUnchangeable(SUBSTITUTE_TOO_LATE)
-        elif seat.member_id is None:
-            refusal = InvalidFixture(EMPTY_SEAT)
-        elif incoming is None or not is_club_member(incoming):
-            refusal = InvalidFixture(NOT_A_MEMBER)
-        elif incoming.pk == seat.member_id:
-            refusal = InvalidFixture(ALREADY_IN_THIS_SEAT)
-        elif incoming.pk == other.member_id:
-            refusal = InvalidFixture(BOTH_SIDES)
-        else:
-            outgoing = seat.member
-            seat.member = incoming
-            seat.seated_at = now
-            seat.save(update_fields=["member", "seated_at"])
-            if match.tournament_id is not None:
-                match.tournament.players.add(incoming)  # type: ignore[union-attr]
-            _record(
-                match,
-                organiser,
-                OrganiserAction.Kind.SUBSTITUTE,
-                reason,
-                now,
-                position=position,
-                member_before=str(outgoing),
-                member_after=str(incoming),
-            )
-            notices.fixture_scheduled(match.id, [incoming.pk])
-            events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
-        publish_on_commit(events)
-    if refusal is not None:
-        raise refusal
-    return match
+            raise FixtureUnchangeable(SUBSTITUTE_OVER)
+        if Turn.objects.filter(match=match, position=position).exists():
+            raise FixtureUnchangeable(SUBSTITUTE_TOO_LATE)
+        if seat.member_id is None:
+            raise InvalidFixture(EMPTY_SEAT)
+        if incoming is None or not is_club_member(incoming):
+            raise InvalidFixture(NOT_A_MEMBER)
+        if incoming.pk == seat.member_id:
+            raise InvalidFixture(ALREADY_IN_THIS_SEAT)
+        if incoming.pk == other.member_id:
+            raise InvalidFixture(BOTH_SIDES)
+        outgoing = seat.member
+        seat.member = incoming
+        seat.seated_at = now
+        seat.save(update_fields=["member", "seated_at"])
+        if match.tournament_id is not None:
+            match.tournament.players.add(incoming)  # type: ignore[union-attr]
+        _record(
+            match,
+            organiser,
+            OrganiserAction.Kind.SUBSTITUTE,
+            reason,
+            now,
+            position=position,
+            member_before=str(outgoing),
+            member_after=str(incoming),
+        )
+        notices.fixture_scheduled(match.id, [incoming.pk])
+        change.events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
+    return change.match
 
 
 def round_postpone(
