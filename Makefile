@@ -73,16 +73,11 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers), in two
-# parts: everything but the fault suite on both cores (each worker its own test database,
-# Redis prefix and, for the browser tests, its own Daphne and Chromium), then the
-# fault/soak/fuzz suite (short profile) one test at a time, as it starts Daphne, Celery and
-# Redis processes, kills them, and times what it sees.
-SERIAL_SUITES := tests/reliability
+# The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers), as two
+# pytest runs side by side (scripts/test-suite.sh says why): everything but the fault suite on
+# both cores, and beside it the fault/soak/fuzz suite (short profile) one test at a time.
 test: $(STAMP) chromium lint
-	scripts/with-services.sh sh -c '$(BIN)/python -m pytest -n 2 -p no:cacheprovider \
-	  $(foreach suite,$(SERIAL_SUITES),--ignore=$(suite)) tests && \
-	  $(BIN)/python -m pytest -p no:cacheprovider $(SERIAL_SUITES)'
+	scripts/with-services.sh scripts/test-suite.sh $(BIN)/python
 
 # The fault/soak/fuzz suite alone: the short profile (as in `make test`) ...
 reliability: $(STAMP)

@@ -207,29 +207,52 @@ class RedisServer:
         return f"redis://{HOST}:{self.port}/0"
 
     def start(self) -> None:
-        """Start (or start again, empty, on the same port)."""
+        """Start (or start again, empty, on the same port).
+
+        Redis cannot adopt a socket, so its port is one probed free: should another process
+        of a parallel run take it first, the first start moves to another port (a restart
+        keeps its port, as the clients it tests reconnect there).
+        """
         assert self.process is None or self.process.poll() is not None, "already running"
-        log = (self.workdir / f"redis-{self.port}.log").open("ab")
-        self.process = spawn(
-            [
-                "redis-server",
-                "--bind",
-                HOST,
-                "--port",
-                str(self.port),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
+        for _attempt in range(5):
+            if self._started_on_its_port():
+                self.starts += 1
+                return
+            if self.starts:
+                break
+            self.port = free_port()
+        raise AssertionError(f"redis would not start:\n{self._log().read_text(errors='replace')}")
+
+    def _log(self) -> Path:
+        return self.workdir / f"redis-{self.port}.log"
+
+    def _started_on_its_port(self) -> bool:
+        """Spawn redis-server on ``self.port``; False if it exits before answering."""
+        with self._log().open("ab") as log:
+            self.process = spawn(
+                [
+                    "redis-server",
+                    "--bind",
+                    HOST,
+                    "--port",
+                    str(self.port),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.workdir),
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        process = self.process
+        wait_until(
+            lambda: process.poll() is not None or self.ping(),
+            timeout=10,
+            what=f"redis on port {self.port}",
         )
-        log.close()
-        self.starts += 1
-        wait_until(self.ping, timeout=10, what=f"redis on port {self.port}")
+        return process.poll() is None
 
     def ping(self) -> bool:
         try:
@@ -284,6 +307,23 @@ class _ProcessGroup:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
 
+def _reserved_port(port: int = 0) -> socket.socket:
+    """A loopback socket bound to ``port`` (0: one the kernel picks) but not listening.
+
+    Nobody else can take the port while it is held, and connections to it are refused
+    (nothing listens) until the server that adopts it calls ``listen``. A port number
+    probed free and bound later could meanwhile go to another process of a parallel run.
+    """
+    reserved = socket.socket()
+    try:
+        reserved.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT
+        reserved.bind((HOST, port))
+    except OSError:
+        reserved.close()
+        raise
+    return reserved
+
+
 class DaphneServer(_ProcessGroup):
     """``daphne`` serving ``wordduel.asgi:application`` on a free port, as deployed."""
 
@@ -300,7 +340,8 @@ class DaphneServer(_ProcessGroup):
         self.env = env
         self.log_path = log_path
         self.app_name = app_name
-        self.port = free_port()
+        self._reserved: socket.socket | None = _reserved_port()
+        self.port = self._reserved.getsockname()[1]
         self.command = command or [sys.executable, "-m", "daphne"]
         self.process: subprocess.Popen | None = None
 
@@ -313,14 +354,24 @@ class DaphneServer(_ProcessGroup):
         return f"ws://{HOST}:{self.port}"
 
     def start(self, *, timeout: float = 60) -> None:
-        with self.log_path.open("ab") as log:
+        """Start Daphne on this server's port (again, after a kill: the same port).
+
+        Daphne adopts a listening socket by its descriptor (``--fd``); this process keeps
+        no copy, so once Daphne dies its port refuses connections, as a dead server's does.
+        """
+        listener = self._reserved or _reserved_port(self.port)
+        self._reserved = None
+        with self.log_path.open("ab") as log, listener:
+            listener.listen(128)
+            listener.set_inheritable(True)
             self.process = spawn(
-                [*self.command, "-b", HOST, "-p", str(self.port), "wordduel.asgi:application"],
+                [*self.command, "--fd", str(listener.fileno()), "wordduel.asgi:application"],
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                pass_fds=(listener.fileno(),),
             )
         wait_until(self._ready, timeout=timeout, what=f"daphne on port {self.port}")
 
@@ -329,6 +380,12 @@ class DaphneServer(_ProcessGroup):
         if self.process.poll() is not None:
             raise AssertionError(f"daphne exited early:\n{self.log_text()}")
         return port_open(self.port)
+
+    def stop(self) -> None:
+        if self._reserved is not None:  # reserved, never started
+            self._reserved.close()
+            self._reserved = None
+        super().stop()
 
     def get(self, path: str, *, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
         """A plain HTTP GET to this process (status, body); errors are answers too."""
