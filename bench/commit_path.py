@@ -3,9 +3,11 @@
 Replays scripted games through exactly the database work a websocket commit does in
 Daphne's worker thread (the session check and ``services.match_commit``, publishing to the
 channel layer included), one move after another in this process, and reports the CPU time
-and the SQL statements per move. It isolates what `bench/live.py` measures end to end
-from the sockets, Twisted and the event loop, and it is what the commit path's fixes were
-tried against before the live bench confirmed them.
+and the SQL statements per move, over all moves and at two points of the same games: turn 2
+and turn 40 (a commit whose cost grew with the game's length would show it there). It
+isolates what `bench/live.py` measures end to end from the sockets, Twisted and the event
+loop, and it is what the commit path's fixes were tried against before the live bench
+confirmed them.
 
     python bench/commit_path.py [--matches 20] [--moves 400] [--profile]
 """
@@ -28,11 +30,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import cluster
 
 DATABASE = "wordduel_commitpath"
+#: The turns compared: early in a game, and late in a long one.
+EARLY_TURN, LATE_TURN = 2, 40
+
+
+def _summary(cpu: list[float], statements: list[int]) -> dict[str, Any]:
+    if not cpu:
+        return {"moves": 0}
+    return {
+        "moves": len(cpu),
+        "cpu_ms_p50": round(statistics.median(cpu) * 1000, 3),
+        "cpu_ms_mean": round(statistics.fmean(cpu) * 1000, 3),
+        "statements_p50": statistics.median(statements),
+        "statements_max": max(statements),
+    }
 
 
 def replay(entries: list[dict[str, Any]], moves: int) -> dict[str, Any]:
     """Commit scripted moves round-robin over the matches; CPU and statements per move."""
-    from django.db import connection
+    from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
     from accounts.sessions import user_of_session
@@ -44,6 +60,7 @@ def replay(entries: list[dict[str, Any]], moves: int) -> dict[str, Any]:
     cursor = {entry["match_id"]: 0 for entry in entries}
     cpu: list[float] = []
     statements: list[int] = []
+    by_turn: dict[int, tuple[list[float], list[int]]] = {EARLY_TURN: ([], []), LATE_TURN: ([], [])}
     refused = 0
     while len(cpu) < moves:
         progressed = False
@@ -55,6 +72,7 @@ def replay(entries: list[dict[str, Any]], moves: int) -> dict[str, Any]:
             cursor[entry["match_id"]] = index + 1
             progressed = True
             request = {**frame, "id": f"cp-{entry['match_id']}-{index}", "turn": index}
+            reset_queries()  # the log is capped (9,000): past it, counts would read 0
             with CaptureQueriesContext(connection) as queries:
                 began = time.process_time()
                 try:
@@ -72,15 +90,23 @@ def replay(entries: list[dict[str, Any]], moves: int) -> dict[str, Any]:
                 cpu.append(time.process_time() - began)
             statements.append(len(queries.captured_queries))
             refused += outcome is None
+            if index + 1 in by_turn:  # the move that makes turn index + 1
+                by_turn[index + 1][0].append(cpu[-1])
+                by_turn[index + 1][1].append(statements[-1])
         if not progressed:
             break
+    early, late = (_summary(*by_turn[turn]) for turn in (EARLY_TURN, LATE_TURN))
+    growth = (
+        round(late["cpu_ms_p50"] / early["cpu_ms_p50"], 3)
+        if early["moves"] and late["moves"]
+        else None
+    )
     return {
-        "moves": len(cpu),
+        **_summary(cpu, statements),
         "refused": refused,
-        "cpu_ms_p50": statistics.median(cpu) * 1000,
-        "cpu_ms_mean": statistics.fmean(cpu) * 1000,
-        "statements_p50": statistics.median(statements),
-        "statements_max": max(statements),
+        f"turn_{EARLY_TURN}": early,
+        f"turn_{LATE_TURN}": late,
+        f"turn_{LATE_TURN}_over_turn_{EARLY_TURN}_cpu": growth,
     }
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 14's proof: N fresh-clone CI runs of one commit, the last BUSY of them beside two
-# CPU-bound processes (ended by their PIDs). One summary line per run: wall time and counts.
+# Issue 14's proof: N fresh-clone CI runs of one commit, BUSY of them beside two CPU-bound
+# processes (ended by their PIDs): the last BUSY, or the first with BUSY_FIRST=1. One summary
+# line per run: wall time and counts. It stops at the first red run.
 #   scripts/ci-repeat.sh [COMMIT] [RUNS] [BUSY]   (defaults: HEAD 10 5; output in .ci-repeat/)
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +14,8 @@ for i in $(seq 1 "$runs"); do
   dir=$(mktemp -d)
   git clone -q "$repo" "$dir/p" && git -C "$dir/p" checkout -q "$sha"
   burners=""
-  if [ "$i" -gt $((runs - busy)) ]; then
+  if { [ "${BUSY_FIRST:-0}" = 1 ] && [ "$i" -le "$busy" ]; } ||
+     { [ "${BUSY_FIRST:-0}" != 1 ] && [ "$i" -gt $((runs - busy)) ]; }; then
     python3 -c "while True: pass" & b1=$!
     python3 -c "while True: pass" & b2=$!
     burners="$b1 $b2"
