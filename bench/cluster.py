@@ -422,6 +422,7 @@ def live_matches(count: int, *, prefix: str) -> list[dict[str, Any]]:
 
     from matches import services
     from matches.models import Match
+    from matches.position import game_of
 
     boss = organiser()
     players = members(2 * count, prefix)
@@ -436,9 +437,10 @@ def live_matches(count: int, *, prefix: str) -> list[dict[str, Any]]:
                 second=players[2 * index + 1],
             )
             created.append((match.pk, cookies[2 * index], cookies[2 * index + 1]))
-    states = dict(
-        Match.objects.filter(pk__in=[pk for pk, _, _ in created]).values_list("pk", "game_state")
-    )
+    states = {
+        match.pk: game_of(match, list(match.seats.order_by("position"))).to_json()  # dealt
+        for match in Match.objects.filter(pk__in=[pk for pk, _, _ in created])
+    }
     return [{"match_id": pk, "cookies": [c0, c1], "game": states[pk]} for pk, c0, c1 in created]
 
 

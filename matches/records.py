@@ -1,9 +1,10 @@
-"""Glue between the stored match record and the engine's audits: the bag check.
+"""Glue between the stored match record and the engine: the whole game, and the bag check.
 
 The engine recomputes a game from its seed, its salt (the seats' contributions, First's then
-Second's) and its moves; :func:`verify_bag` compares that recomputation with what the server
-stored, turn by turn. It reads hidden fields (the seed, the racks, a swap's letters), so it
-runs only on the server and only once the match is over, when the seed is public anyway.
+Second's) and its moves: :func:`replayed_game` gives the whole game with its history (for a
+record), and :func:`verify_bag` compares that recomputation with what the server stored,
+turn by turn. Both read hidden fields (the seed, the racks, a swap's letters): server-side
+only; the bag check only once the match is over, when the seed is public anyway.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from dataclasses import dataclass, field
 
 from matches.engine import Game, Move, MoveError, Pass, PlacedTile, Play, Swap, TurnRecord
 from matches.models import Match, Seat, Turn
+from matches.position import game_of, salt_of
+
+__all__ = ["BagReport", "BagStillSecret", "move_of", "replayed_game", "salt_of", "verify_bag"]
 
 
 class BagStillSecret(Exception):
@@ -33,11 +37,6 @@ class BagReport:
         return not self.mismatches
 
 
-def salt_of(seats: list[Seat]) -> bytes:
-    """The draw stream's salt: the seats' contributions in seat order (the deal uses it too)."""
-    return b"".join(bytes.fromhex(seat.contribution) for seat in seats)
-
-
 def move_of(turn: Turn) -> Move:
     """The engine move a stored turn made (a swap's letters are the mover's secret)."""
     if turn.kind == Turn.Kind.PLAY:
@@ -50,6 +49,19 @@ def move_of(turn: Turn) -> Move:
     if turn.kind == Turn.Kind.SWAP:
         return Swap(tuple(turn.swapped))
     return Pass()
+
+
+def replayed_game(match: Match, seats: list[Seat], turns: list[Turn]) -> Game:
+    """The whole game, history included, replayed from the deal and the logged ``turns``.
+
+    The engine applies each logged move as it did live (without the word list: each was
+    checked when it was made). Raises MoveError if the log does not fit its own deal, which
+    ``check_integrity`` and :func:`verify_bag` would report.
+    """
+    game = Game.new(ruleset=match.ruleset, seed=bytes.fromhex(match.bag_seed), salt=salt_of(seats))
+    for turn in turns:
+        game = game.apply(move_of(turn), player=game.to_move, lexicon=None)
+    return game
 
 
 def _compare(report: BagReport, what: str, recorded: object, computed: object) -> None:
@@ -113,8 +125,7 @@ def verify_bag(match: Match) -> BagReport:
             seat.rack,
             "".join(game.racks[seat.position]),
         )
-    stored = Game.from_json(match.game_state)
-    _compare(report, "stored racks", stored.racks, game.racks)
+    stored = game_of(match, seats)  # its racks are the seats' own, compared above
     _compare(report, "stored bag", stored.bag, game.bag)
     _compare(report, "stored stream position", stored.stream, game.stream)
     return report

@@ -3,7 +3,8 @@
 ``Game.apply`` either returns a new Game or raises a MoveError subclass whose message is
 docs/RULES.md's text; a refused move changes nothing because nothing is ever changed in place.
 The whole state, including the position in the random stream, round-trips through
-``to_json``/``from_json``.
+``to_json``/``from_json``. A game can also be resumed from a stored position without its
+history (``Game.resume``): what the next move needs, and nothing that grows with the game.
 """
 
 from __future__ import annotations
@@ -144,6 +145,9 @@ class Game:
     result: Result | None = None
     turns: tuple[TurnRecord, ...] = ()
     adjustments: tuple[EndAdjustment, ...] = ()
+    #: Turns played before the first one ``turns`` holds: a game resumed from a stored
+    #: position (:meth:`resume`) carries none of its history, only what it plays from there.
+    turns_before: int = 0
 
     # -- creation ----------------------------------------------------------------------------
 
@@ -172,6 +176,51 @@ class Game:
             stream=stream,
         )
 
+    @classmethod
+    def resume(
+        cls,
+        *,
+        ruleset: str | Ruleset,
+        board: Board,
+        racks: tuple[tuple[str, ...], tuple[str, ...]],
+        bag: tuple[str, ...],
+        stream: DrawStream,
+        scores: tuple[int, int],
+        turn_number: int,
+        scoreless_streak: int = 0,
+        end_reason: EndReason | None = None,
+        result: Result | None = None,
+        adjustments: tuple[EndAdjustment, ...] = (),
+    ) -> Game:
+        """The game at a stored position after ``turn_number`` turns, without their history.
+
+        Seats alternate from First, so the player to move follows from the turn number.
+        Raises ValueError for a position no game could reach that way.
+        """
+        rules = get_ruleset(ruleset)
+        if board.size != rules.board_size:
+            raise ValueError("board size does not match the ruleset")
+        if turn_number < 0 or scoreless_streak < 0:
+            raise ValueError("a turn number and a scoreless run count up from 0")
+        if end_reason not in (None, PLAYED_OUT, SIX_SCORELESS):
+            raise ValueError(f"unknown end reason {end_reason!r}")
+        if result not in (None, 0, 1, DRAW) or isinstance(result, bool):
+            raise ValueError(f"unknown result {result!r}")
+        return cls(
+            ruleset=rules,
+            board=board,
+            racks=(sort_rack(racks[0]), sort_rack(racks[1])),
+            bag=bag,
+            stream=stream,
+            scores=scores,
+            to_move=turn_number % 2,
+            scoreless_streak=scoreless_streak,
+            end_reason=end_reason,
+            result=result,
+            adjustments=adjustments,
+            turns_before=turn_number,
+        )
+
     # -- read-only views ---------------------------------------------------------------------
 
     @property
@@ -192,7 +241,7 @@ class Game:
     @property
     def turn_number(self) -> int:
         """Turns played so far (0 before the first move); the next turn's 0-based index."""
-        return len(self.turns)
+        return self.turns_before + len(self.turns)
 
     @property
     def is_over(self) -> bool:
@@ -211,13 +260,16 @@ class Game:
 
     @property
     def history(self) -> tuple[TurnRecord | EndAdjustment, ...]:
-        """Every turn in order, then the end-of-game adjustments."""
+        """Every turn held in order (all of them unless resumed), then the end adjustments."""
         return (*self.turns, *self.adjustments)
 
     @property
     def scores_before_adjustments(self) -> tuple[int, int]:
         """Scores after the last turn, before racks were counted (classic's tie-break)."""
-        return self.turns[-1].totals if self.turns else (0, 0)
+        return (
+            self.scores[0] - sum(a.points for a in self.adjustments if a.player == 0),
+            self.scores[1] - sum(a.points for a in self.adjustments if a.player == 1),
+        )
 
     def can_swap(self, player: int | None = None) -> bool:
         """Whether a swap is allowed now for ``player`` (default: the player to move)."""
@@ -375,7 +427,12 @@ class Game:
     # -- serialisation -----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """Everything, in plain JSON types. Contains the seed and the bag: server-side only."""
+        """Everything, in plain JSON types. Contains the seed and the bag: server-side only.
+
+        A resumed game holds only part of its history, so it has no whole record to give.
+        """
+        if self.turns_before:
+            raise ValueError("a game resumed from a position holds no whole history")
         return {
             "format": JSON_FORMAT,
             "ruleset": self.ruleset.name,

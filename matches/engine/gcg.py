@@ -560,8 +560,11 @@ def export_gcg(
     ``#id AUTHORITY ID``; ``notes`` (why the game ended, say) follow the last line. Names, the
     title and notes are folded onto one line each, and nicks are made of safe characters only,
     so a display name cannot add a line to the record. ``pragmas`` (name, value) follow the
-    header's own, in order (the server's ``#turn-hash`` lines).
+    header's own, in order (the server's ``#turn-hash`` lines). The game must hold its whole
+    history (not one resumed from a position): ValueError otherwise.
     """
+    if game.turns_before:
+        raise ValueError("a record needs the whole game: replay it from its moves")
     names = (_one_line(player_names[0]), _one_line(player_names[1]))
     nicks = _nicks(names)
     header = [

@@ -15,23 +15,10 @@ from matches import visibility
 from matches.engine import Game
 from matches.events import Event, PrivateEvent, PublicEvent
 from matches.models import Match, Seat
-from matches.records import salt_of
+from matches.position import salt_of, store_position
 from notifications import notices
 from ratings.services import apply_match_result
 from vacations.pauses import effective_turn_deadline
-
-
-def store_game(match: Match, seats: list[Seat], game: Game) -> None:
-    """Write the game value and its public mirrors (turn, bag, racks, scores)."""
-    match.game_state = game.to_json()
-    match.turn_number = game.turn_number
-    match.bag_count = game.bag_count
-    match.to_move = None if game.is_over else game.to_move
-    for seat in seats:
-        rack, score = "".join(game.racks[seat.position]), game.scores[seat.position]
-        if (seat.rack, seat.score) != (rack, score):  # most moves leave one seat as it was
-            seat.rack, seat.score = rack, score
-            seat.save(update_fields=["rack", "score"])
 
 
 def open_match(match: Match, seats: list[Seat], *, at: datetime, now: datetime) -> list[Event]:
@@ -41,7 +28,7 @@ def open_match(match: Match, seats: list[Seat], *, at: datetime, now: datetime) 
             seat.contribution = secrets.token_hex(16)
             seat.save(update_fields=["contribution"])
     game = Game.new(ruleset=match.ruleset, seed=bytes.fromhex(match.bag_seed), salt=salt_of(seats))
-    store_game(match, seats, game)
+    store_position(match, seats, game)
     match.status = Match.Status.LIVE
     match.opened_at = now
     match.turn_started_at = at

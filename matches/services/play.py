@@ -15,11 +15,12 @@ from matches.chain import record_hash
 from matches.engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 from matches.events import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat, Turn
+from matches.position import game_of, store_position
 from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused, RequestIdTaken
-from matches.services.lifecycle import apply_deadlines, finish_match, store_game
+from matches.services.lifecycle import apply_deadlines, finish_match
 from notifications import notices
 
 #: What a move that does not end the match changes on its row.
@@ -82,7 +83,7 @@ def match_commit(
         events = apply_deadlines(match, seats, now=now)
         seat = next((s for s in seats if s.member_id == member.pk), None)
         try:
-            game = _checked_move(match, seat, move, against_turn)
+            game = _checked_move(match, seats, seat, move, against_turn)
         except MoveError as error:
             refusal = MoveRefused.from_engine(error)
             if seat is not None:
@@ -111,7 +112,9 @@ def match_commit(
     return Committed(answer)
 
 
-def _checked_move(match: Match, seat: Seat | None, move: Move, against_turn: int) -> Game:
+def _checked_move(
+    match: Match, seats: list[Seat], seat: Seat | None, move: Move, against_turn: int
+) -> Game:
     """The game after ``move``, or the MoveError of the first rule it breaks (RULES.md order:
     kicked off and not over, your turn, the latest board, then the engine's rules 4-9)."""
     if match.status == Match.Status.SCHEDULED:
@@ -122,8 +125,7 @@ def _checked_move(match: Match, seat: Seat | None, move: Move, against_turn: int
         raise NotYourTurn
     if against_turn != match.turn_number:
         raise StaleTurn
-    assert match.game_state is not None  # a live match has been dealt
-    game = Game.from_json(match.game_state)
+    game = game_of(match, seats)  # the position only: no earlier turn is read
     lexicon = get_lexicon(match.lexicon, max_len=game.ruleset.lexicon_max_len)
     return game.apply(move, player=seat.position, lexicon=lexicon)
 
@@ -133,7 +135,7 @@ def _record_turn(
 ) -> tuple[Turn, list[Event]]:
     """Write the turn just applied to ``game``, move the clock on, and say what happened."""
     record = game.turns[-1]
-    store_game(match, seats, game)
+    store_position(match, seats, game)
     move = record.move.to_dict()
     swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
     turn = Turn(

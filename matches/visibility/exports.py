@@ -6,8 +6,9 @@ was then. The seed appears only once the match is over.
 
 from __future__ import annotations
 
-from matches.engine import Game, export_gcg, get_ruleset
+from matches.engine import export_gcg, get_ruleset
 from matches.models import Match, Seat, Turn
+from matches.records import replayed_game
 from matches.schemas import (
     BagProof,
     Contribution,
@@ -181,7 +182,7 @@ def gcg_for(access: MatchAccess) -> str | None:
     match, seats, viewer = access.match, access.seats, access.viewer
     if match.game_state is None:
         return None
-    game = Game.from_json(match.game_state)
+    game = replayed_game(match, seats, access.turns)  # the whole game, from the log
     names = (
         seat_name(seats[0]) or seats[0].get_position_display(),
         seat_name(seats[1]) or seats[1].get_position_display(),

@@ -11,8 +11,9 @@ from collections import Counter
 
 from django.utils import timezone
 
-from matches.engine import BLANK, EndAdjustment, get_ruleset
+from matches.engine import BLANK, get_ruleset
 from matches.models import Match, Seat, Turn
+from matches.position import adjustments_of
 from matches.schemas import (
     AwayNotice,
     CommitAccepted,
@@ -103,9 +104,7 @@ def final_score(match: Match, seats: list[Seat]) -> FinalScore | None:
     record's end-of-game lines publish them after the end."""
     if not match.is_over or match.game_state is None:
         return None
-    adjustments = [
-        EndAdjustment.from_json(item) for item in match.game_state.get("adjustments", [])
-    ]
+    adjustments = adjustments_of(match)
     final = (seats[0].score, seats[1].score)
     before = tuple(
         final[seat] - sum(a.points for a in adjustments if a.player == seat) for seat in (0, 1)

@@ -135,7 +135,7 @@ def trade_in(match: Match, position: int, tiles: str) -> str:
     """Test data: swap rack tiles for ``tiles`` from the bag (tiles stay conserved)."""
     match.refresh_from_db()
     state = match.game_state
-    rack = list(state["racks"][position])
+    rack = list(Seat.objects.get(match=match, position=position).rack)
     bag = list(state["bag"])
     for tile in tiles:
         if tile in rack:
@@ -143,10 +143,9 @@ def trade_in(match: Match, position: int, tiles: str) -> str:
         index = next(i for i, held in enumerate(rack) if held not in tiles)
         at = bag.index(tile)
         bag[at], rack[index] = rack[index], tile
-    state["racks"][position] = "".join(rack)
     state["bag"] = "".join(bag)
     Match.objects.filter(pk=match.pk).update(game_state=state)
-    Seat.objects.filter(match=match, position=position).update(rack="".join(rack))
+    Seat.objects.filter(match=match, position=position).update(rack="".join(sorted(rack)))
     return "".join(rack)
 
 

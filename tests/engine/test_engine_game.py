@@ -21,6 +21,7 @@ from matches.engine import (
     Play,
     Swap,
     draw_tiles,
+    export_gcg,
     get_ruleset,
     replay,
     replay_draws,
@@ -297,3 +298,61 @@ def test_games_are_hashable_values() -> None:
     game = Game.new(seed=SEED)
     assert hash(game) == hash(replace(game))
     assert {game, replace(game)} == {game}
+
+
+# ---------------------------------------------------------------- resumed from a position
+
+
+def _resumed(game: Game, **changes: object) -> Game:
+    """``game`` resumed from its position alone, as matches/position.py reads one."""
+    fields: dict[str, object] = {
+        "ruleset": game.ruleset,
+        "board": game.board,
+        "racks": game.racks,
+        "bag": game.bag,
+        "stream": game.stream,
+        "scores": game.scores,
+        "turn_number": game.turn_number,
+        "scoreless_streak": game.scoreless_streak,
+        "end_reason": game.end_reason,
+        "result": game.result,
+        "adjustments": game.adjustments,
+    }
+    fields.update(changes)
+    return Game.resume(**fields)  # type: ignore[arg-type]
+
+
+def test_a_resumed_game_plays_on_exactly_as_the_whole_game_does() -> None:
+    game = Game.new(seed=SEED)
+    for turn in range(5):
+        move = Pass() if turn % 2 else Swap(game.racks[game.to_move][:2])
+        game = game.apply(move, player=game.to_move, lexicon=None)
+    resumed = _resumed(game)
+    assert resumed.turns == ()
+    assert resumed.turns_before == 5
+    assert resumed.turn_number == 5
+    assert resumed.to_move == game.to_move == 1
+    # The sixth scoreless turn ends both the same way, from the same draw stream.
+    whole_end = game.apply(Pass(), player=1, lexicon=None)
+    resumed_end = resumed.apply(Pass(), player=1, lexicon=None)
+    assert resumed_end.turns == whole_end.turns[-1:]
+    assert resumed_end.turn_number == whole_end.turn_number == 6
+    for field in ("board", "racks", "bag", "stream", "scores", "end_reason", "result"):
+        assert getattr(resumed_end, field) == getattr(whole_end, field), field
+    assert resumed_end.adjustments == whole_end.adjustments
+    assert resumed_end.scores_before_adjustments == whole_end.scores_before_adjustments
+
+
+def test_a_resumed_game_refuses_what_no_game_reaches_and_has_no_whole_record() -> None:
+    game = Game.new(seed=SEED).apply(Pass(), player=0, lexicon=None)
+    assert get_ruleset("outspell").board_size != game.board.size
+    with pytest.raises(ValueError, match="board size"):
+        _resumed(game, ruleset="outspell")
+    with pytest.raises(ValueError, match="count up from 0"):
+        _resumed(game, turn_number=-1)
+    with pytest.raises(ValueError, match="unknown end reason"):
+        _resumed(game, end_reason="bored")
+    with pytest.raises(ValueError, match="whole history"):
+        _resumed(game).to_json()
+    with pytest.raises(ValueError, match="needs the whole game"):
+        export_gcg(_resumed(game), player_names=("alice", "bob"))

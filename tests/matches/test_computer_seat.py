@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from matches import visibility
 from matches.computer import NotComputersTurn, computer_move, position_from_view
 from matches.models import Match, Seat
+from matches.position import position_state
 from matches.schemas import MatchView
 from tests.matches.helpers import commit_move, game_of, opening_play, rack_of
 
@@ -44,7 +45,7 @@ def deal_other_rack_anew(match: Match, *, hidden_from: int) -> None:
             break
     racks = (rack, game.racks[1]) if other == 0 else (game.racks[0], rack)
     game = replace(game, racks=racks, bag=tuple(sorted(shuffled[len(held) :])))
-    Match.objects.filter(pk=match.pk).update(game_state=game.to_json())
+    Match.objects.filter(pk=match.pk).update(game_state=position_state(game))
     Seat.objects.filter(match=match, position=other).update(rack="".join(rack))
 
 

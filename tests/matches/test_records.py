@@ -29,7 +29,7 @@ from matches.engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
 from matches.engine.randomplay import AnagramIndex, random_move
 from matches.models import Match, Turn
 from tests.depth import QUICK
-from tests.matches.helpers import commit_move
+from tests.matches.helpers import commit_move, game_of
 
 
 @cache
@@ -74,7 +74,7 @@ def play_out(
         match.refresh_from_db()
         if match.status != Match.Status.LIVE:
             break
-        game = Game.from_json(match.game_state)
+        game = game_of(match)
         lexicon = get_lexicon(match.lexicon, max_len=game.ruleset.lexicon_max_len)
         move = random_move(
             game, lexicon=lexicon, index=anagrams(), rng=rng, swap_chance=0.12, pass_chance=0.03
@@ -113,7 +113,7 @@ def play_to_the_end(
         match, players, seed=seed, turns=QUICK_GAME_TURNS if QUICK else None, after_turn=after_turn
     )
     if match.status == Match.Status.LIVE:
-        game = Game.from_json(match.game_state)
+        game = game_of(match)
         services.match_resign(
             match_id=match.id, member=players[game.to_move], client_id="quick-depth-resign"
         )

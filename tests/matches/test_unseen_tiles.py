@@ -133,16 +133,17 @@ def deal_into(match_id: int, position: int, tiles: str) -> str:
     """Test data: swap tiles of a seat's rack for ``tiles`` from the bag (all conserved)."""
     match = Match.objects.get(pk=match_id)
     state = match.game_state
-    rack, bag = list(state["racks"][position]), list(state["bag"])
+    seat = Seat.objects.get(match_id=match_id, position=position)
+    rack, bag = list(seat.rack), list(state["bag"])
     for tile in tiles:
         if tile in rack:
             continue
         index = next(i for i, held in enumerate(rack) if held not in tiles)
         at = bag.index(tile)
         bag[at], rack[index] = rack[index], tile
-    state["racks"][position], state["bag"] = "".join(rack), "".join(bag)
+    state["bag"] = "".join(bag)
     Match.objects.filter(pk=match_id).update(game_state=state)
-    Seat.objects.filter(match_id=match_id, position=position).update(rack="".join(rack))
+    Seat.objects.filter(pk=seat.pk).update(rack="".join(sorted(rack)))
     return "".join(rack)
 
 

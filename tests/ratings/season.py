@@ -11,9 +11,10 @@ import time_machine
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import services
-from matches.engine import Game, Pass
+from matches.engine import Pass
 from matches.engine.movegen import best_play, legal_moves
 from matches.models import Match, Seat
+from matches.position import game_of
 
 _ids = itertools.count()
 
@@ -75,7 +76,7 @@ def play_out(match: Match, *, plays: int | None = None) -> Match:
         match.refresh_from_db()
         if match.is_over:
             break
-        game = Game.from_json(match.game_state)
+        game = game_of(match, list(match.seats.order_by("position")))
         lexicon = get_lexicon(match.lexicon, max_len=game.ruleset.lexicon_max_len)
         best = best_play(legal_moves(game, lexicon=lexicon))
         commit(match, best.move if best is not None else Pass())

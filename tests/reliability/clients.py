@@ -28,9 +28,10 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
-from matches.engine import Game, get_ruleset
+from matches.engine import get_ruleset
 from matches.engine.randomplay import random_move
 from matches.models import Match, Seat, Turn
+from matches.position import game_of
 from matches.services.errors import RESYNC_CODES
 from tests.matches.test_ws_helpers import anagram_index, move_frame
 from tests.reliability.harness import ORIGIN
@@ -440,7 +441,7 @@ class LiveClient:
 def _oracle_move(match_id: int, turn_number: int, seed: int) -> dict[str, Any] | None:
     """A legal move for the player to move at ``turn_number`` (None if the DB has moved on)."""
     match = Match.objects.get(pk=match_id)
-    game = Game.from_json(match.game_state)
+    game = game_of(match, list(match.seats.order_by("position")))
     if game.turn_number != turn_number or game.is_over:
         return None
     rng = random.Random(seed * 1000 + turn_number)

@@ -27,6 +27,7 @@ from matches import services
 from matches.engine import Game
 from matches.engine.randomplay import AnagramIndex, random_move
 from matches.models import Match, Seat
+from matches.position import game_of
 from ratings.models import RatingChange
 
 PLAYERS = ("alice", "bob", "carol", "dave")
@@ -143,12 +144,12 @@ def _play(match: Match, player: _Player) -> None:
         if match.is_over:
             return
         assert match.to_move is not None, "a live match has a player to move"
-        assert match.game_state is not None, "a live match has been dealt"
-        mover = Seat.objects.get(match=match, position=match.to_move).member
+        seats = list(Seat.objects.filter(match=match).order_by("position"))
+        mover = seats[match.to_move].member
         services.match_commit(
             match_id=match.id,
             member=mover,
-            move=player.move(Game.from_json(match.game_state), match.lexicon),  # its own rack
+            move=player.move(game_of(match, seats), match.lexicon),  # its own rack
             against_turn=match.turn_number,
             client_id=f"demo-{next(client_ids)}",
             now=moment,
