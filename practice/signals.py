@@ -5,27 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from matches.models import Turn
-from practice.models import ComputerOpponent
+from matches.models import Match, Seat, Turn
+from matches.signals import turn_recorded
+from practice.services import is_computer
 
 
-@receiver(post_save, sender=Turn, dispatch_uid="practice.computer_turn_after_a_move")
-def computer_turn_after_a_move(sender: Any, instance: Turn, created: bool, **kwargs: Any) -> None:
-    """A turn recorded by the member facing the computer: once it is committed, the computer
-    moves (its own turns queue nothing)."""
-    if not created:
-        return
-    position = (
-        ComputerOpponent.objects.filter(match_id=instance.match_id)
-        .values_list("position", flat=True)
-        .first()
-    )
-    if position is None or instance.position == position:
+@receiver(turn_recorded, dispatch_uid="practice.computer_turn_after_a_move")
+def computer_turn_after_a_move(
+    sender: Any, match: Match, seats: list[Seat], turn: Turn, **kwargs: Any
+) -> None:
+    """A move that leaves the computer to play: once it is committed, the computer moves.
+
+    Read from the seats the play service holds locked (the computer sits as its own
+    account), so a move costs no query here; the computer's own moves queue nothing.
+    """
+    if match.is_over or match.to_move is None or not is_computer(seats[match.to_move].member):
         return
     from practice.tasks import queue_computer_turn  # noqa: PLC0415 (tasks import services)
 
-    match_id = instance.match_id
+    match_id = match.id
     transaction.on_commit(lambda: queue_computer_turn(match_id), robust=True)

@@ -21,6 +21,7 @@ from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused, RequestIdTaken
 from matches.services.lifecycle import apply_deadlines, finish_match
+from matches.signals import turn_recorded
 from notifications import notices
 
 #: What a move that does not end the match changes on its row.
@@ -159,6 +160,7 @@ def _record_turn(
     # Chained to the turn before (the bag's commitment for turn 1) before it is published.
     previous = (
         Turn.objects.filter(match=match, number=turn.number - 1)
+        .order_by()  # one row by its unique key: no ordering, so no join for Meta's
         .values_list("record_hash", flat=True)
         .first()
     )
@@ -175,6 +177,7 @@ def _record_turn(
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
         match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
         notices.your_move(match, seats)  # recorded here, sent after commit
+    turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)
     # The news is built after the clock moved on: it names the deadline of the turn now to
     # play. It reads the seats locked above, with their members: no query of its own.
     mover = seats[record.player]
