@@ -42,6 +42,10 @@ def test_a_rated_match_ends_and_both_players_see_their_rating_change(
     # Five scoreless turns; Bob's pass, in his browser, is the sixth and ends the game.
     for member in (alice, bob, alice, bob, alice):
         _pass(match, member)
+    # His page must have heard all five first: clicked while it shows an earlier turn of
+    # his, the news of the passes after it closes the confirmation before he can answer it.
+    expect(bobs.locator("#moves li")).to_have_count(5)
+    expect(bobs.locator("#turn-line")).to_contain_text("Your turn")
     bobs.get_by_role("button", name="Pass…").click()
     bobs.get_by_role("button", name="Yes, pass").click()
     expect(page.locator("#match-ended-by")).to_have_text("Six scoreless turns")
