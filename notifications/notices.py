@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from notifications.batching import dispatch_soon
 from notifications.models import Kind, Notice
 
 if TYPE_CHECKING:
@@ -68,14 +69,10 @@ def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
 
 
 def queue_dispatch(keys: list[str]) -> None:
-    """Hand the notices to a Celery worker (run at once in the quick start). A notice whose
-    task is lost is dispatched by the next sweep."""
-    from notifications.tasks import dispatch_notices  # noqa: PLC0415 (tasks import services)
-
-    try:
-        dispatch_notices.delay(keys)
-    except Exception:  # the broker is down: the sweep dispatches what is left
-        logger.exception("could not queue %d notice(s); the sweep will", len(keys))
+    """Hand the notices to a Celery worker, with the others of this process's short window
+    (:mod:`notifications.batching`; at once in the quick start). A notice whose task is lost
+    is dispatched by the next sweep."""
+    dispatch_soon(keys)
 
 
 # ---------------------------------------------------------------- the services' hooks

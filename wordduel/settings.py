@@ -387,6 +387,9 @@ CELERY_BEAT_SCHEDULE["notifications.sweep"] = {
     "schedule": NOTIFY_SWEEP_SECONDS,
     "options": {"expires": NOTIFY_SWEEP_SECONDS},
 }
+# Notices committed within this many seconds of each other in one process go to Celery as one
+# task (notifications/batching.py): a broker message per window, not per move. 0: one each.
+NOTICE_DISPATCH_WINDOW_SECONDS = float(os.environ.get("NOTICE_DISPATCH_WINDOW_SECONDS", "0.25"))
 # Practice: a computer's move whose task was lost (a broker outage) is made by this sweep.
 CELERY_BEAT_SCHEDULE["practice.requeue_stalled_turns"] = {
     "task": "practice.requeue_stalled_turns",
