@@ -5,7 +5,8 @@ If every socket joined the match's group itself, one move watched by 1,000 socke
 socket). Instead each process subscribes once per match: a channel of its own joins the
 match's group, a single task reads each message once and hands it to every local socket in
 turn (``docs/PERFORMANCE.md``, "Fan-out"). A seat's rack travels the same way, in the same
-order as the match's other news, and is handed only to that member's own sockets.
+message as the rest of its change's news (``matches.events.NewsBatch``), and is handed only to
+that member's own sockets.
 
 A socket joins before it reads its snapshot and is *held* until the snapshot has been sent:
 news that arrives meanwhile is kept and delivered right after it, in order. If the
@@ -29,7 +30,7 @@ import logging
 import weakref
 from typing import Any, Protocol
 
-from matches.events import match_group
+from matches.events import match_group, news_items
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +102,8 @@ class _Subscription:
                 message = await self.layer.receive(self.channel)
                 if message.get("type") == STOP:
                     return
-                await self._deliver(message)
+                for item in news_items(message):  # a change's news, in order
+                    await self._deliver(dict(item))
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the layer is gone: these sockets would hear nothing more
@@ -140,6 +142,7 @@ class _Subscription:
             await asyncio.gather(self.reader, return_exceptions=True)
 
     async def _deliver(self, message: dict[str, Any]) -> None:
+        """Hand one item of news to its watchers (held for those still awaiting a snapshot)."""
         recipients = []
         for watcher, held in self.watchers.items():
             if not _addressed_to(message, watcher):

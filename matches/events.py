@@ -11,7 +11,7 @@ import asyncio
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -72,22 +72,48 @@ class PrivateNews(TypedDict):
 News = PublicNews | PrivateNews
 
 
-def _message(event: Event) -> tuple[str, News]:
-    """The group and the layer message of ``event``: its frame encoded here, once, rather
-    than once per socket."""
-    group = match_group(event.match_id)
+class NewsBatch(TypedDict):
+    """What one change of a match sends through the channel layer: all its news in one
+    message (a move's turn and the mover's rack; an ending move's result too), in order.
+    One group send a commit, and one read a commit by each process watching the match."""
+
+    type: Literal["match.news"]
+    match_id: int
+    items: list[News]
+
+
+def _item(event: Event) -> News:
+    """``event`` as the layer carries it: its frame encoded here, once, not once per socket."""
     if isinstance(event, PublicEvent):
         frame = encode(event_frame(event.kind, event.match_id, event.data))
-        return group, PublicNews(
-            type="match.public", match_id=event.match_id, kind=event.kind, text=frame
-        )
+        return PublicNews(type="match.public", match_id=event.match_id, kind=event.kind, text=frame)
     text = encode(RackFrame(match_id=event.match_id, data=event.data))
-    return group, PrivateNews(
+    return PrivateNews(
         type="match.private", match_id=event.match_id, member_id=event.member_id, text=text
     )
 
 
-#: Attempts per event. A pooled Redis connection that outlived a Redis restart fails its
+def layer_messages(events: list[Event]) -> list[tuple[str, NewsBatch]]:
+    """The group and the message for each run of ``events`` about one match, in order."""
+    messages: list[tuple[str, NewsBatch]] = []
+    for event in events:
+        if messages and messages[-1][1]["match_id"] == event.match_id:
+            messages[-1][1]["items"].append(_item(event))
+        else:
+            batch = NewsBatch(type="match.news", match_id=event.match_id, items=[_item(event)])
+            messages.append((match_group(event.match_id), batch))
+    return messages
+
+
+def news_items(message: dict[str, Any]) -> list[News]:
+    """The items of news in a layer message read from a match's group, in order (none for
+    any other message, such as a reader's stop)."""
+    if message.get("type") != "match.news":
+        return []
+    return list(message["items"])
+
+
+#: Attempts per message. A pooled Redis connection that outlived a Redis restart fails its
 #: next command at once ("Connection closed by server"); the second attempt gets a fresh
 #: connection. A timeout (a Redis that does not answer) is not tried again: it already
 #: waited out the socket timeout, and the database stays the truth.
@@ -98,8 +124,7 @@ async def _send_all(events: list[Event]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    for event in events:
-        group, message = _message(event)
+    for group, message in layer_messages(events):
         for attempt in range(1, PUBLISH_ATTEMPTS + 1):
             try:
                 await layer.group_send(group, message)
@@ -108,7 +133,8 @@ async def _send_all(events: list[Event]) -> None:
                 stale = isinstance(error, RedisConnectionError)
                 if stale and attempt < PUBLISH_ATTEMPTS:
                     continue
-                logger.exception("could not publish %s of match %s", event.kind, event.match_id)
+                kinds = ", ".join(str(item.get("kind", "rack")) for item in message["items"])
+                logger.exception("could not publish %s of match %s", kinds, message["match_id"])
                 break
 
 

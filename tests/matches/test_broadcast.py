@@ -14,7 +14,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from matches.broadcast import MatchNews, news_for
-from matches.events import PrivateEvent, PublicEvent, _message, match_group
+from matches.events import PrivateEvent, PublicEvent, layer_messages, match_group
 from matches.schemas import RackNews, SeatsNews, SeatView
 from tests.matches.test_ws_helpers import Opener, socket_opener
 
@@ -39,7 +39,9 @@ async def publish(match_id: int, turn_number: int) -> None:
     """News of the match (a bare seat_taken frame, numbered by ``turn_number``'s seat score)."""
     seats = [SeatView(position=0, label="First", member_id=None, name=None, score=turn_number,
                       rack_count=0)]  # fmt: skip
-    group, message = _message(PublicEvent(match_id, "seat_taken", SeatsNews(seats=seats)))
+    [(group, message)] = layer_messages(
+        [PublicEvent(match_id, "seat_taken", SeatsNews(seats=seats))]
+    )
     await get_channel_layer().group_send(group, message)
 
 
@@ -152,7 +154,7 @@ async def publish_rack(match_id: int, member_id: int, rack: str) -> None:
     event = PrivateEvent(
         match_id, member_id, "rack", RackNews(position=0, rack=list(rack), turn_number=1)
     )
-    group, message = _message(event)
+    [(group, message)] = layer_messages([event])
     await get_channel_layer().group_send(group, message)
 
 
@@ -196,3 +198,35 @@ async def test_the_last_watcher_out_stops_the_reader_without_cancelling_a_receiv
     assert not subscription.reader.cancelled()  # it returned on the stop message
     assert subscription.reader.exception() is None
     assert await group_size(match_group(live_match.id)) == 0
+
+
+async def test_a_move_sends_its_turn_and_the_movers_rack_as_one_layer_message(
+    live_match, alice
+) -> None:
+    """One group send a commit: the public turn first, then the mover's rack, for them only."""
+    from asgiref.sync import sync_to_async
+
+    from tests.matches.helpers import commit_move, opening_play, rack_of
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(match_group(live_match.id), channel)
+    rack = await sync_to_async(rack_of)(live_match, 0)
+    outcome = await sync_to_async(commit_move, thread_sensitive=False)(
+        match_id=live_match.id,
+        member=alice,
+        move=opening_play(rack),
+        against_turn=0,
+        client_id="one-message",
+    )
+    assert outcome.accepted
+    message = await asyncio.wait_for(layer.receive(channel), 10)
+    assert (message["type"], message["match_id"]) == ("match.news", live_match.id)
+    turn, own_rack = message["items"]
+    assert (turn["type"], turn["kind"]) == ("match.public", "turn")
+    assert json.loads(turn["text"])["data"]["turn_number"] == 1
+    assert (own_rack["type"], own_rack["member_id"]) == ("match.private", alice.pk)
+    assert json.loads(own_rack["text"])["type"] == "rack"
+    with pytest.raises(TimeoutError):  # nothing else: the change was one message
+        await asyncio.wait_for(layer.receive(channel), 1)
+    await layer.group_discard(match_group(live_match.id), channel)

@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 
 from matches import services
-from matches.events import match_group
+from matches.events import match_group, news_items
 from matches.models import Match, Seat, Turn
 from tests.matches.helpers import commit_move
 
@@ -234,13 +234,16 @@ def _listen(match_ids: list[int]):
 
 
 def _drain(layer, channel) -> list[dict]:
+    """Every item of news the channel holds (a change's news travel as one message)."""
+
     async def drain() -> list[dict]:
         import asyncio
 
         messages = []
         while True:
             try:
-                messages.append(await asyncio.wait_for(layer.receive(channel), timeout=1.0))
+                message = await asyncio.wait_for(layer.receive(channel), timeout=1.0)
+                messages += news_items(message)
             except TimeoutError:
                 return messages
 

@@ -23,7 +23,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
-from matches.events import match_group
+from matches.events import match_group, news_items
 from matches.models import Match
 from tests.processes import spawn
 
@@ -99,8 +99,9 @@ async def test_beat_opens_a_fixture_at_kick_off_and_watchers_hear_it(
             message = await asyncio.wait_for(layer.receive(channel), timeout=2)
         except TimeoutError:
             continue
-        if message.get("kind") == "opened":
-            opened = message
+        for item in news_items(message):
+            if item.get("kind") == "opened":
+                opened = item
     assert opened is not None, f"no opened event within 60 s; worker log:\n{log.read_text()}"
     arrived = timezone.now()
     assert arrived >= kickoff

@@ -25,7 +25,7 @@ from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.utils import timezone
 
-from matches.events import match_group
+from matches.events import match_group, news_items
 from matches.models import Match
 from matches.services.clock import SWEEP_BATCH
 from tests.reliability.harness import (
@@ -90,8 +90,9 @@ def test_a_worker_killed_mid_sweep_leaves_whole_batches_and_the_next_sweep_finis
     async def listen(channel: str) -> None:
         while True:
             message = await layer.receive(channel)
-            if message.get("kind") == "ended":
-                ended[message["match_id"]] += 1
+            for item in news_items(message):
+                if item.get("kind") == "ended":
+                    ended[item["match_id"]] += 1
 
     async def scenario() -> None:
         channel = await layer.new_channel()
@@ -143,8 +144,9 @@ def test_a_worker_killed_mid_sweep_leaves_whole_batches_and_the_next_sweep_finis
                 message = await asyncio.wait_for(layer.receive(channel), timeout=1)
             except TimeoutError:
                 break
-            if message.get("kind") == "ended":
-                ended[message["match_id"]] += 1
+            for item in news_items(message):
+                if item.get("kind") == "ended":
+                    ended[item["match_id"]] += 1
         again = await in_thread(
             lambda: dict(Match.objects.filter(pk__in=settled).values_list("pk", "finished_at"))
         )
