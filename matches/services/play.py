@@ -23,6 +23,7 @@ from matches.services.errors import MoveRefused, RequestIdTaken
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.signals import turn_recorded
 from notifications import notices
+from wordduel.prepared import PreparedQuery
 
 #: What a move that does not end the match changes on its row.
 MOVE_FIELDS = [
@@ -33,6 +34,23 @@ MOVE_FIELDS = [
     "turn_started_at",
     "turn_deadline_at",
 ]
+
+
+#: The move's two reads besides the locks, compiled once per thread (wordduel/prepared.py).
+_RECEIPT = PreparedQuery(
+    lambda match_id, member_id, client_id: CommitReceipt.objects.filter(
+        match_id=match_id, member_id=member_id, client_id=client_id
+    ).order_by("pk")[:1],
+    markers={"match_id": 2_000_000_003, "member_id": 2_000_000_004, "client_id": "\x00id"},
+)
+_PREVIOUS_HASH = PreparedQuery(
+    lambda match_id, number: (
+        Turn.objects.filter(match_id=match_id, number=number)
+        .order_by()  # one row by its unique key: no ordering, so no join for Meta's
+        .values_list("record_hash", flat=True)[:1]
+    ),
+    markers={"match_id": 2_000_000_005, "number": 2_000_000_006},
+)
 
 
 @dataclass(frozen=True)
@@ -74,9 +92,7 @@ def match_commit(
     refusal: MoveRefused | None = None
     with transaction.atomic():
         match = locked_match(match_id)
-        receipt = CommitReceipt.objects.filter(
-            match=match, member=member, client_id=client_id
-        ).first()
+        receipt = _RECEIPT.first(match_id=match.pk, member_id=member.pk, client_id=client_id)
         if receipt is not None:
             return _replay_of(receipt)
         now = now or _now()
@@ -158,12 +174,7 @@ def _record_turn(
         created_at=now,
     )
     # Chained to the turn before (the bag's commitment for turn 1) before it is published.
-    previous = (
-        Turn.objects.filter(match=match, number=turn.number - 1)
-        .order_by()  # one row by its unique key: no ordering, so no join for Meta's
-        .values_list("record_hash", flat=True)
-        .first()
-    )
+    previous = _PREVIOUS_HASH.first(match_id=match.pk, number=turn.number - 1)
     previous = previous or match.bag_commitment
     turn.record_hash = record_hash(turn, previous)
     turn.save(force_insert=True)

@@ -1,0 +1,140 @@
+"""A prepared query answers what its queryset answers, from SQL compiled once per thread, and
+keeps the queryset's row locks (wordduel/prepared.py), against the real PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
+
+from matches.models import Match, Seat, Turn
+from tests.matches.helpers import opening_then_pass
+from wordduel.prepared import PreparedQuery
+
+SEATS = PreparedQuery(
+    lambda match_id: (
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("member")
+        .filter(match_id=match_id)
+        .order_by("position")
+    ),
+    markers={"match_id": 2_000_000_105},
+)
+MATCH = PreparedQuery(
+    lambda match_id: Match.objects.filter(pk=match_id), markers={"match_id": 2_000_000_106}
+)
+HASHES = PreparedQuery(
+    lambda match_id, number: (
+        Turn.objects.filter(match_id=match_id, number__gte=number)
+        .order_by("number")
+        .values_list("record_hash", flat=True)
+    ),
+    markers={"match_id": 2_000_000_107, "number": 2_000_000_108},
+)
+
+
+def fields_of(instance) -> dict:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_answers_what_the_queryset_answers(live_match, alice, bob) -> None:
+    opening_then_pass(live_match, alice, bob, ids=("p1", "p2"))
+    [prepared] = MATCH.fetch(match_id=live_match.pk)
+    expected = Match.objects.get(pk=live_match.pk)
+    assert fields_of(prepared) == fields_of(expected)
+    assert isinstance(prepared.game_state, dict)  # the JSON column converted, as Django does
+    assert prepared._state.adding is False
+    assert prepared._state.db == "default"
+
+    assert HASHES.fetch(match_id=live_match.pk, number=1) == list(
+        Turn.objects.filter(match=live_match)
+        .order_by("number")
+        .values_list("record_hash", flat=True)
+    )
+    assert HASHES.fetch(match_id=live_match.pk, number=99) == []
+    assert MATCH.first(match_id=-42) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_locked_seats_come_with_their_members_in_one_statement(
+    live_match, alice, bob, django_assert_num_queries
+) -> None:
+    with transaction.atomic():
+        SEATS.fetch(match_id=live_match.pk)  # compiled on this thread's first call
+        with django_assert_num_queries(1):
+            seats = SEATS.fetch(match_id=live_match.pk)
+            assert [seat.position for seat in seats] == [0, 1]
+            assert [seat.member.username for seat in seats] == [alice.username, bob.username]
+    expected = Seat.objects.filter(match=live_match).order_by("position")
+    assert [fields_of(seat) for seat in seats] == [fields_of(seat) for seat in expected]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sql_is_compiled_once_per_thread_and_keeps_the_row_lock(live_match) -> None:
+    with transaction.atomic():
+        SEATS.fetch(match_id=live_match.pk)
+        compiled = SEATS._compiled()
+        assert SEATS._compiled() is compiled
+        assert "FOR UPDATE OF" in compiled.sql
+        # Another connection cannot lock the seats while this transaction holds them.
+        settings = connection.get_connection_params()
+        refused: list[BaseException] = []
+
+        def try_lock() -> None:
+            with psycopg.connect(**settings, autocommit=False) as other:
+                try:
+                    other.execute(
+                        "SELECT id FROM matches_seat WHERE match_id = %s FOR UPDATE NOWAIT",
+                        [live_match.pk],
+                    )
+                except psycopg.errors.LockNotAvailable as error:
+                    refused.append(error)
+
+        thread = threading.Thread(target=try_lock)
+        thread.start()
+        thread.join(timeout=30)
+        assert len(refused) == 1
+
+    other_thread: list[object] = []
+
+    def compile_there() -> None:
+        try:
+            with transaction.atomic():
+                SEATS.fetch(match_id=live_match.pk)
+                other_thread.append(SEATS._compiled())
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=compile_there)
+    thread.start()
+    thread.join(timeout=30)
+    assert other_thread
+    assert other_thread[0] is not compiled
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_outside_a_transaction_and_bad_definitions_are_refused(live_match) -> None:
+    with pytest.raises(TransactionManagementError):
+        SEATS.fetch(match_id=live_match.pk)
+    with pytest.raises(TypeError):
+        MATCH.fetch(id=live_match.pk)
+    unused = PreparedQuery(
+        lambda match_id: Match.objects.filter(pk=3), markers={"match_id": 2_000_000_109}
+    )
+    with pytest.raises(ValueError, match="parameter 3 is not exactly one marker"):
+        unused.fetch(match_id=live_match.pk)  # a constant: its value would be compiled in
+    ignored = PreparedQuery(
+        lambda match_id: Match.objects.all(), markers={"match_id": 2_000_000_111}
+    )
+    with pytest.raises(ValueError, match="every marker"):
+        ignored.fetch(match_id=live_match.pk)
+    not_models = PreparedQuery(
+        lambda match_id: Match.objects.filter(pk=match_id).values("pk"),
+        markers={"match_id": 2_000_000_110},
+    )
+    with pytest.raises(TypeError, match="model instances or a flat values_list"):
+        not_models.fetch(match_id=live_match.pk)

@@ -1,0 +1,146 @@
+"""Querysets compiled to SQL once and run again with new values: the reads of a hot path.
+
+Django compiles a QuerySet to SQL every time it is evaluated. On the commit path the same
+few SELECTs (the match locked, its seats locked with their members, the client id's receipt,
+the previous turn's hash) were compiled again on every move: a quarter of a move's CPU in
+``bench/commit_path.py``. A :class:`PreparedQuery` builds its queryset once per thread, with
+marker values where its parameters go, keeps the SQL Django compiled, and runs that SQL again
+with the new values, turning rows into instances as Django's own ``ModelIterable`` does (the
+same field converters, the same ``select_related`` population). What is written is still
+Django's SQL, so what the queryset says (``select_for_update(of=...)``, joins, ordering) is
+exactly what runs.
+
+Only what this needs is supported: equality parameters, model instances or a flat
+``values_list``. A queryset that does not use every marker as a plain parameter is refused
+when it is first compiled.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import (  # type: ignore[attr-defined]  # (not in the stubs)
+    FlatValuesListIterable,
+    ModelIterable,
+    get_related_populators,
+)
+from django.db.transaction import TransactionManagementError
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """One thread's compiled form of a prepared query (its compiler is bound to the thread's
+    connection, whose converters it applies)."""
+
+    sql: str
+    #: For each SQL parameter: the name of the value that fills it.
+    slots: tuple[str, ...]
+    compiler: Any
+    converters: Any
+    flat: bool
+    locks: bool
+    build: Callable[[tuple[Any, ...]], Any] | None
+
+
+class PreparedQuery:
+    """``build(**markers)`` is the queryset; :meth:`fetch` runs it with other values.
+
+    ``markers`` gives each parameter a value of its type, within its column's range (Django
+    compiles a value outside it to an empty query), that no other parameter of the query
+    has: its places among the compiled SQL's parameters are where the call's values go.
+    """
+
+    def __init__(
+        self,
+        build: Callable[..., QuerySet[Any]],
+        *,
+        markers: Mapping[str, Any],
+        using: str = "default",
+    ) -> None:
+        self._build = build
+        self._markers = dict(markers)
+        self._using = using
+        self._local = threading.local()
+
+    def fetch(self, **values: Any) -> list[Any]:
+        """The rows for ``values`` (model instances, or single values for a flat
+        ``values_list``), from the SQL compiled the first time this thread ran it."""
+        if values.keys() != self._markers.keys():
+            raise TypeError(f"expected the values {sorted(self._markers)}")
+        connection = connections[self._using]
+        compiled = self._compiled()
+        if compiled.locks and not connection.in_atomic_block:
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, [values[slot] for slot in compiled.slots])
+            rows = cursor.fetchall()
+        if compiled.converters:
+            rows = list(compiled.compiler.apply_converters(rows, compiled.converters))
+        if compiled.flat:
+            return [row[0] for row in rows]
+        assert compiled.build is not None
+        return [compiled.build(row) for row in rows]
+
+    def first(self, **values: Any) -> Any | None:
+        rows = self.fetch(**values)
+        return rows[0] if rows else None
+
+    def _compiled(self) -> _Compiled:
+        compiled: _Compiled | None = getattr(self._local, "compiled", None)
+        if compiled is None:
+            compiled = self._local.compiled = self._compile()
+        return compiled
+
+    def _compile(self) -> _Compiled:
+        queryset = self._build(**self._markers)
+        iterable = queryset._iterable_class
+        if iterable not in (ModelIterable, FlatValuesListIterable):
+            raise TypeError("a prepared query yields model instances or a flat values_list")
+        compiler = queryset.query.get_compiler(using=self._using)
+        sql, params = compiler.as_sql()
+        slots = []
+        for param in params:
+            names = [name for name, marker in self._markers.items() if marker == param]
+            if len(names) != 1:
+                raise ValueError(f"parameter {param!r} is not exactly one marker")
+            slots.append(names[0])
+        if set(slots) != self._markers.keys():
+            raise ValueError("every marker must be a parameter of the compiled SQL")
+        fields = [column for column, _sql, _alias in compiler.select[: compiler.col_count]]
+        converters = compiler.get_converters(fields)
+        build = None
+        if iterable is ModelIterable:
+            build = _row_builder(compiler, queryset.db)
+        return _Compiled(
+            sql=sql,
+            slots=tuple(slots),
+            compiler=compiler,
+            converters=converters,
+            flat=iterable is FlatValuesListIterable,
+            locks=queryset.query.select_for_update,
+            build=build,
+        )
+
+
+def _row_builder(compiler: Any, db: str) -> Callable[[tuple[Any, ...]], Model]:
+    """What ``ModelIterable`` does with each row: the instance, then its select_related."""
+    select, klass_info = compiler.select, compiler.klass_info
+    model = klass_info["model"]
+    start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    init_list = [column[0].target.attname for column in select[start:end]]
+    populators = get_related_populators(klass_info, select, db)
+
+    def build(row: tuple[Any, ...]) -> Model:
+        instance = model.from_db(db, init_list, row[start:end])
+        for populator in populators:
+            populator.populate(row, instance)
+        return instance
+
+    return build
