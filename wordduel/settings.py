@@ -208,6 +208,8 @@ AUTH_USER_MODEL = "accounts.Member"
 # larger (accounts/lockouts.py), so one member's typos or one guesser behind a club's shared
 # address never lock the room out. Both guard ``authenticate`` itself: the site's sign-in and
 # the admin's alike. An organiser can unlock either sooner (/accounts/locked/).
+# Database sessions, their read compiled once per thread (accounts/session_store.py).
+SESSION_ENGINE = "accounts.session_store"
 AUTHENTICATION_BACKENDS = [
     "accounts.lockouts.AddressLockoutBackend",
     "axes.backends.AxesStandaloneBackend",
