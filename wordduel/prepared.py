@@ -12,7 +12,8 @@ exactly what runs.
 
 Only what this needs is supported: equality parameters, model instances or a flat
 ``values_list``. A queryset that does not use every marker as a plain parameter is refused
-when it is first compiled.
+when it is first compiled. :class:`PreparedInsert` and :class:`PreparedUpdate` do the same
+for the path's writes: the row inserted, and the changed columns of a row updated.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections
+from django.db.models import Model, Q, QuerySet
 from django.db.models.query import (  # type: ignore[attr-defined]  # (not in the stubs)
     FlatValuesListIterable,
     ModelIterable,
     get_related_populators,
 )
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.db.transaction import TransactionManagementError
 
 
@@ -144,3 +146,96 @@ def _row_builder(compiler: Any, db: str) -> Callable[[tuple[Any, ...]], Model]:
         return instance
 
     return build
+
+
+def _plain(value: Any) -> Any:
+    """``value``, unless it is an expression (``F(...)``), whose SQL the compiled statement
+    does not hold."""
+    if hasattr(value, "resolve_expression"):
+        raise ValueError("a prepared write takes plain values, not expressions")
+    return value
+
+
+class PreparedInsert:
+    """``Model.save(force_insert=True)`` of one row, with the INSERT compiled once per thread.
+
+    The values are prepared as Django prepares them (each field's ``pre_save`` and
+    ``get_db_prep_save``), the new primary key is read back with ``RETURNING``, and the
+    instance is marked saved. No ``pre_save``/``post_save`` signal is sent: use it only for a
+    model that has no receivers (the commit path's ``Turn`` and ``CommitReceipt``).
+    """
+
+    def __init__(self, model: type[Model], *, using: str = "default") -> None:
+        self._model = model
+        self._using = using
+        self._fields = [
+            field
+            for field in model._meta.local_concrete_fields
+            if not getattr(field, "generated", False) and field is not model._meta.auto_field
+        ]
+        self._local = threading.local()
+
+    def insert(self, instance: Model) -> None:
+        connection = connections[self._using]
+        sql = getattr(self._local, "sql", None)
+        if sql is None:
+            sql = self._local.sql = self._compile(instance)
+        params = [
+            field.get_db_prep_save(_plain(field.pre_save(instance, True)), connection=connection)
+            for field in self._fields
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            (key,) = cursor.fetchone()
+        instance.pk = key
+        instance._state.adding = False
+        instance._state.db = self._using
+
+    def _compile(self, instance: Model) -> str:
+        query = InsertQuery(self._model)
+        query.insert_values(self._fields, [instance])
+        compiler = query.get_compiler(using=self._using)
+        compiler.returning_fields = [self._model._meta.pk]
+        [(sql, params)] = compiler.as_sql()
+        if len(params) != len(self._fields):  # a value compiled into the SQL (an expression)
+            raise ValueError("a prepared insert takes one plain parameter per field")
+        return str(sql)
+
+
+class PreparedUpdate:
+    """``instance.save(update_fields=fields)``, with the UPDATE compiled once per thread.
+
+    The values are prepared as Django prepares them; a row that is not there is an error, as
+    it is for ``save(update_fields=...)``. No signal is sent (see :class:`PreparedInsert`).
+    """
+
+    def __init__(self, model: type[Model], fields: list[str], *, using: str = "default") -> None:
+        self._model = model
+        self._using = using
+        self._fields: list[Any] = [model._meta.get_field(name) for name in fields]
+        self._local = threading.local()
+
+    def update(self, instance: Model) -> None:
+        connection = connections[self._using]
+        sql = getattr(self._local, "sql", None)
+        if sql is None:
+            sql = self._local.sql = self._compile(instance)
+        params = [
+            field.get_db_prep_save(_plain(field.pre_save(instance, False)), connection=connection)
+            for field in self._fields
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, instance.pk])
+            if cursor.rowcount != 1:
+                raise DatabaseError("Save with update_fields did not affect any rows.")
+
+    def _compile(self, instance: Model) -> str:
+        query = UpdateQuery(self._model)
+        query.add_update_fields(
+            [(field, None, _plain(getattr(instance, field.attname))) for field in self._fields]
+        )
+        query.add_q(Q(pk=instance.pk))
+        sql, params = query.get_compiler(using=self._using).as_sql()
+        if len(params) != len(self._fields) + 1:
+            raise ValueError("a prepared update takes one plain parameter per field")
+        return str(sql)

@@ -23,7 +23,7 @@ from matches.services.errors import MoveRefused, RequestIdTaken
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.signals import turn_recorded
 from notifications import notices
-from wordduel.prepared import PreparedQuery
+from wordduel.prepared import PreparedInsert, PreparedQuery, PreparedUpdate
 
 #: What a move that does not end the match changes on its row.
 MOVE_FIELDS = [
@@ -51,6 +51,11 @@ _PREVIOUS_HASH = PreparedQuery(
     ),
     markers={"match_id": 2_000_000_005, "number": 2_000_000_006},
 )
+
+#: The move's writes, compiled once per thread (no model signals: none are connected).
+_TURN_INSERT = PreparedInsert(Turn)
+_RECEIPT_INSERT = PreparedInsert(CommitReceipt)
+_MOVE_UPDATE = PreparedUpdate(Match, MOVE_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -104,24 +109,29 @@ def match_commit(
         except MoveError as error:
             refusal = MoveRefused.from_engine(error)
             if seat is not None:
-                CommitReceipt.objects.create(
-                    match=match,
-                    member=member,
-                    client_id=client_id,
-                    accepted=False,
-                    response=Refusal(code=refusal.code, message=refusal.message).model_dump(),
+                refused = Refusal(code=refusal.code, message=refusal.message)
+                _RECEIPT_INSERT.insert(
+                    CommitReceipt(
+                        match=match,
+                        member=member,
+                        client_id=client_id,
+                        accepted=False,
+                        response=refused.model_dump(),
+                    )
                 )
         else:
             assert seat is not None
             turn, recorded = _record_turn(match, seats, game, client_id=client_id, now=now)
             events += recorded
             answer = visibility.commit_accepted(match, seat, turn)
-            CommitReceipt.objects.create(
-                match=match,
-                member=member,
-                client_id=client_id,
-                accepted=True,
-                response=answer.model_dump(mode="json"),
+            _RECEIPT_INSERT.insert(
+                CommitReceipt(
+                    match=match,
+                    member=member,
+                    client_id=client_id,
+                    accepted=True,
+                    response=answer.model_dump(mode="json"),
+                )
             )
         publish_on_commit(events)
     if refusal is not None:
@@ -177,7 +187,7 @@ def _record_turn(
     previous = _PREVIOUS_HASH.first(match_id=match.pk, number=turn.number - 1)
     previous = previous or match.bag_commitment
     turn.record_hash = record_hash(turn, previous)
-    turn.save(force_insert=True)
+    _TURN_INSERT.insert(turn)
     events: list[Event] = []
     if game.is_over:
         result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
@@ -186,7 +196,7 @@ def _record_turn(
         ended = []
         match.turn_started_at = now
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
-        match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
+        _MOVE_UPDATE.update(match)  # not the ~30 columns a move leaves alone
         notices.your_move(match, seats)  # recorded here, sent after commit
     turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)
     # The news is built after the clock moved on: it names the deadline of the turn now to

@@ -138,3 +138,61 @@ def test_a_lock_outside_a_transaction_and_bad_definitions_are_refused(live_match
     )
     with pytest.raises(TypeError, match="model instances or a flat values_list"):
         not_models.fetch(match_id=live_match.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_insert_writes_what_save_writes(live_match, alice) -> None:
+    from matches.models import CommitReceipt
+    from wordduel.prepared import PreparedInsert
+
+    insert = PreparedInsert(CommitReceipt)
+    response = {"code": "stale_turn", "message": "Your opponent moved.", "nested": [1, None]}
+    prepared = CommitReceipt(
+        match=live_match, member=alice, client_id="a", accepted=False, response=response
+    )
+    insert.insert(prepared)
+    assert prepared.pk is not None
+    assert prepared._state.adding is False
+    saved = CommitReceipt.objects.create(
+        match=live_match, member=alice, client_id="b", accepted=False, response=response
+    )
+    read = {r.client_id: r for r in CommitReceipt.objects.filter(pk__in=[prepared.pk, saved.pk])}
+    assert set(read) == {"a", "b"}
+    mine, djangos = fields_of(read["a"]), fields_of(read["b"])
+    for name in ("id", "client_id", "created_at"):
+        mine.pop(name), djangos.pop(name)
+    assert mine == djangos
+    assert read["a"].response == response
+    again = CommitReceipt(match=live_match, member=alice, client_id="c", accepted=True, response={})
+    insert.insert(again)  # the SQL compiled once serves the next row too
+    assert CommitReceipt.objects.get(pk=again.pk).accepted is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_update_writes_only_its_fields_and_refuses_a_missing_row(live_match) -> None:
+    from django.db import DatabaseError
+    from django.db.models import F
+
+    from wordduel.prepared import PreparedUpdate
+
+    update = PreparedUpdate(Seat, ["rack", "score"])
+    seat = Seat.objects.get(match=live_match, position=0)
+    other = Seat.objects.get(match=live_match, position=1)
+    before = fields_of(seat)
+    seat.rack, seat.score, seat.contribution = "QZ", 77, "ff" * 32  # contribution: not updated
+    update.update(seat)
+    after = fields_of(Seat.objects.get(pk=seat.pk))
+    assert (after["rack"], after["score"]) == ("QZ", 77)
+    assert {k: v for k, v in after.items() if k not in ("rack", "score")} == {
+        k: v for k, v in before.items() if k not in ("rack", "score")
+    }
+    assert fields_of(Seat.objects.get(pk=other.pk))["score"] == other.score
+
+    gone = Seat(pk=2_000_000_999, rack="", score=0)
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        update.update(gone)
+    expression = Seat.objects.get(pk=other.pk)
+    expression.score = F("score") + 1
+    with pytest.raises(ValueError, match="plain values, not expressions"):
+        update.update(expression)
+    assert Seat.objects.get(pk=other.pk).score == other.score
