@@ -12,11 +12,11 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wordduel.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from accounts.sessions import SocketAuthMiddlewareStack  # noqa: E402
 from lexicon.lexicon import get_lexicon  # noqa: E402
 from matches.engine import get_ruleset  # noqa: E402
 from wordduel.logs import RequestIdMiddleware  # noqa: E402
@@ -36,7 +36,7 @@ application = RequestIdMiddleware(
         {
             "http": django_asgi_app,
             "websocket": OriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
+                SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
                 settings.WEBSOCKET_ALLOWED_ORIGINS,
             ),
         }

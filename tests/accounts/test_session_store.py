@@ -51,3 +51,33 @@ def test_a_signed_in_page_still_works_through_it(alice) -> None:
     assert page.wsgi_request.user == alice
     client.logout()
     assert not Session.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_gets_its_member_and_the_servers_own_send(alice) -> None:
+    from asgiref.sync import sync_to_async
+
+    from accounts.sessions import SocketAuthMiddlewareStack
+
+    client = Client()
+    await sync_to_async(client.force_login)(alice)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    seen: dict = {}
+
+    async def inner(scope, receive, send) -> None:
+        seen["send"] = send
+        seen["user"] = await sync_to_async(lambda: scope["user"].pk)()
+        seen["session"] = scope["session"].session_key
+
+    async def server_send(message) -> None:  # what Daphne hands the application
+        raise AssertionError("nothing is sent in this test")
+
+    scope = {
+        "type": "websocket",
+        "path": "/ws/matches/1/",
+        "headers": [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())],
+    }
+    await SocketAuthMiddlewareStack(inner)(scope, None, server_send)
+    assert seen["send"] is server_send  # no session-saving wrapper around every frame
+    assert seen["user"] == alice.pk
+    assert seen["session"] == cookie
