@@ -231,9 +231,15 @@ class Cluster:
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def start(self) -> Cluster:
+        ports = [free_port() for _ in range(self.count)]
         env = server_env(self.layer)
-        for _ in range(self.count):
-            port = free_port()
+        # The load generators open their sockets as pages of these servers would (Origin:
+        # the server's own address), all from loopback: one address holds every socket.
+        env.update(
+            WEBSOCKET_ALLOWED_ORIGINS=",".join(f"http://127.0.0.1:{port}" for port in ports),
+            WS_MAX_SOCKETS_PER_ADDRESS="1000000",
+        )
+        for port in ports:
             proc = subprocess.Popen(
                 [
                     DAPHNE,

@@ -35,6 +35,7 @@ COMMITS = "## Commit throughput"
 FANOUT = "## Fan-out to spectators"
 CONNECTIONS = "## Idle connections"
 PROFILE = "## Profile of the commit path"
+PROCESSES = "## Web processes per core"
 GOAL_COMMIT_RATIO = 0.10
 GOAL_FANOUT_P95_MS = 150.0
 GOAL_KIB_PER_CONNECTION = 100.0
@@ -66,6 +67,7 @@ def profile_start(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes
     binary = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(binary).exists():
         return None
+    out.parent.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen(
         [
             binary,
@@ -196,11 +198,18 @@ def _is_plumbing(name: str) -> bool:
 
 
 async def commit_run(
-    layer: str, entries: list[dict[str, Any]], *, warmup: float, seconds: float, profile: bool
+    layer: str,
+    entries: list[dict[str, Any]],
+    *,
+    warmup: float,
+    seconds: float,
+    profile: bool,
+    processes: int = 2,
 ) -> dict[str, Any]:
-    """Scripted players of every match committing as fast as their acks come back."""
-    results: dict[str, Any] = {"layer": layer, "matches": len(entries)}
-    with cluster.Cluster(layer, count=2) as servers:
+    """Scripted players of every match committing as fast as their acks come back, against
+    ``processes`` Daphne processes (the players' sockets spread over them)."""
+    results: dict[str, Any] = {"layer": layer, "matches": len(entries), "processes": processes}
+    with cluster.Cluster(layer, count=processes) as servers:
         parts = list(cluster.split(entries, 2))
         workers = [
             await cluster.Worker.start(
@@ -286,6 +295,81 @@ def bench_commits(
         runs[layer]["mix"] = moves_mix(entries)
         print(f"commits ({layer}):", json.dumps(runs[layer]))
     return runs
+
+
+def bench_processes(
+    layer: str, counts: list[int], matches: int, warmup: float, seconds: float
+) -> dict[int, dict[str, Any]]:
+    """The commit run against 1, 2, 3... Daphne processes on this machine's cores, each on
+    fresh matches of its own."""
+    runs = {}
+    for count in counts:
+        entries = prepare_matches(matches, prefix=f"p{count}")
+        log(f"processes ({count}): {matches} matches dealt and scripted")
+        cluster.settle_database()
+        runs[count] = asyncio.run(
+            commit_run(
+                layer, entries, warmup=warmup, seconds=seconds, profile=False, processes=count
+            )
+        )
+        print(f"processes ({count}):", json.dumps(runs[count]))
+    return runs
+
+
+PROCESSES_HEADER = [
+    "Daphne processes",
+    "moves/s",
+    "ack p50 / p95 (ms)",
+    "Daphne CPU per move (ms)",
+    "cores used by Daphne",
+    "cores used by PostgreSQL",
+    "refused / lost",
+]
+
+
+def processes_section(runs: dict[int, dict[str, Any]], layer: str) -> str:
+    """The "Web processes per core" section: the same load against 1, 2, 3... processes."""
+    cores = os.cpu_count() or 1
+    rows = [
+        [
+            f"{count}",
+            f"**{r['moves_per_s']:,.1f}**",
+            f"{r['ack_p50_ms']:,.0f} / {r['ack_p95_ms']:,.0f}",
+            f"{r['cpu_per_move_ms']['daphne']:.1f}",
+            f"{r['cpu_cores']['daphne']:.2f}",
+            f"{r['cpu_cores']['postgres']:.2f}",
+            f"{r['totals']['refused']} / {r['totals']['lost']}",
+        ]
+        for count, r in sorted(runs.items())
+    ]
+    best = max(runs, key=lambda count: runs[count]["moves_per_s"])
+    one = runs.get(1)
+    gain = (
+        f" {runs[best]['moves_per_s'] / one['moves_per_s']:.2f}× the moves of one process."
+        if one and best != 1
+        else ""
+    )
+    first = next(iter(runs.values()))
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return f"""Measured by `bench/live.py --only processes` on {when}; machine: {machine()}.
+
+**Method.** The load of "Commit throughput" ({first["matches"]} live
+matches, both seats of each on a socket, every player sending its next move the moment its
+ack is back; layer `{layer}`), against 1, 2 and 3 Daphne processes of the application on this
+machine's {cores} cores, each run on fresh matches, counted over {first["seconds"]:.0f} s
+after a warm-up. PostgreSQL, Redis and the two load-generator processes share the same cores.
+
+{table(PROCESSES_HEADER, rows)}
+
+**Reading.** One Daphne process is one Python interpreter: its event loop and the worker
+threads that make the commits share one GIL, so one process cannot use more than about one
+core for Python however many threads it has. Most moves/s came with **{best}** process(es) on
+{cores} cores.{gain} Beyond one process per core, the extra processes compete for the same
+cores (and each holds its own copy of the word list and its own connections) without adding
+CPU. Hence docs/OPERATIONS.md: run one Daphne process per core the web tier is given (`N`
+cores: `N` processes, behind the proxy's upstream list or on one shared socket), with the
+database and the channel layer on cores of their own when the load is real.
+"""
 
 
 def moves_mix(entries: list[dict[str, Any]]) -> str:
@@ -861,6 +945,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 write_section(COMMITS, commits_section(runs, base, args.layer))
                 if args.profile and "profile" in runs[args.layer]:
                     write_section(PROFILE, profile_section(runs[args.layer]))
+        if "processes" in args.only:
+            by_count = bench_processes(
+                args.layer, args.processes, args.matches, args.warmup, args.seconds
+            )
+            figures["processes"] = by_count
+            if not args.no_write:
+                write_section(PROCESSES, processes_section(by_count, args.layer))
         if "fanout" in args.only:
             runs = bench_fanout(
                 args.fanout_layers,
@@ -901,6 +992,12 @@ def main() -> dict[str, Any]:
     parser.add_argument("--commit-layers", type=lambda s: s.split(","), default=None)
     parser.add_argument("--fanout-layers", type=lambda s: s.split(","), default=["core", "pubsub"])
     parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument(
+        "--processes",
+        type=lambda s: [int(n) for n in s.split(",")],
+        default=[1, 2, 3],
+        help="Daphne process counts for --only processes",
+    )
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--profile", action="store_true", help="py-spy the commit run")

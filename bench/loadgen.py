@@ -218,7 +218,7 @@ async def run_spectators(config: dict[str, Any], commands: asyncio.StreamReader)
         with contextlib.suppress(Exception):
             async for text in ws:
                 at = time.monotonic()
-                if not text.startswith('{"type":"turn"'):
+                if '"type":"turn"' not in text[:48]:  # the frame's head: match_id, then type
                     continue
                 found = TURN_NUMBER.search(text)
                 if found is None:
