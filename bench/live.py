@@ -345,30 +345,42 @@ def processes_section(runs: dict[int, dict[str, Any]], layer: str) -> str:
     best = max(runs, key=lambda count: runs[count]["moves_per_s"])
     one = runs.get(1)
     gain = (
-        f" {runs[best]['moves_per_s'] / one['moves_per_s']:.2f}× the moves of one process."
+        f" ({runs[best]['moves_per_s'] / one['moves_per_s']:.2f}× the moves of one process)"
         if one and best != 1
         else ""
     )
+    if best > cores:
+        verdict = (
+            f"More processes than cores still added moves here: with {cores} cores, "
+            f"{best} processes did most{gain}. A process whose threads wait (on PostgreSQL's "
+            "answers, on the row lock, on their turn at the interpreter lock) leaves its core "
+            "to another process, and each process has fewer threads taking turns at its own "
+            "lock (Daphne CPU per move falls as processes are added). The gain shrinks with "
+            "each process, and each costs its own memory (the word list, its connections)."
+        )
+    elif best == cores:
+        verdict = f"One process per core did most: {best} on {cores} cores{gain}."
+    else:
+        verdict = f"Fewer processes than cores did most here: {best} on {cores} cores{gain}."
     first = next(iter(runs.values()))
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    return f"""Measured by `bench/live.py --only processes` on {when}; machine: {machine()}.
+    return f"""{PROCESSES}
 
-**Method.** The load of "Commit throughput" ({first["matches"]} live
-matches, both seats of each on a socket, every player sending its next move the moment its
-ack is back; layer `{layer}`), against 1, 2 and 3 Daphne processes of the application on this
-machine's {cores} cores, each run on fresh matches, counted over {first["seconds"]:.0f} s
-after a warm-up. PostgreSQL, Redis and the two load-generator processes share the same cores.
+Measured by `bench/live.py --only processes` on {when}; machine: {machine()}.
+
+**Method.** The load of "Commit throughput" ({first["matches"]} live matches, both seats of
+each on a socket, every player sending its next move the moment its ack is back; layer
+`{layer}`), against {", ".join(str(count) for count in sorted(runs))} Daphne processes of the
+application on this machine's {cores} cores, each run on fresh matches, counted over
+{first["seconds"]:.0f} s after a warm-up. PostgreSQL, Redis and the two load-generator
+processes share the same cores. Not part of `make bench` (it would take it past ten minutes).
 
 {table(PROCESSES_HEADER, rows)}
 
 **Reading.** One Daphne process is one Python interpreter: its event loop and the worker
-threads that make the commits share one GIL, so one process cannot use more than about one
-core for Python however many threads it has. Most moves/s came with **{best}** process(es) on
-{cores} cores.{gain} Beyond one process per core, the extra processes compete for the same
-cores (and each holds its own copy of the word list and its own connections) without adding
-CPU. Hence docs/OPERATIONS.md: run one Daphne process per core the web tier is given (`N`
-cores: `N` processes, behind the proxy's upstream list or on one shared socket), with the
-database and the channel layer on cores of their own when the load is real.
+threads that make the commits share one lock, so one process uses at most about one core for
+Python however many threads it has. {verdict} Hence docs/OPERATIONS.md ("Scaling: web
+processes per core").
 """
 
 
@@ -451,13 +463,13 @@ processes and the clients, the goal would leave Python {
 {tps:,.0f} `pgbench` transactions a second); the CPU is, and most of it is Daphne's.
 The Daphne milliseconds are Python: a move is one worker-thread call (the session check
 and `services.match_commit` together, after a `SELECT 1` of `CONN_HEALTH_CHECKS`) of about
-ten SQL statements (the session and its member, the locked match, the receipt check, the
+eleven SQL statements (the session and its member, the locked match, the receipt check, the
 seats locked with their members, one or two seat updates, the turn, the match's changed
-columns, the receipt), each costing this CPU 1-2 ms of Django and psycopg (compiling the SQL,
-building model instances), plus the Channels consumer and Twisted for the frames and the
-channel-layer messages. `bench/commit_path.py` replays moves through that worker-thread call
-alone, in one process: 15.5 ms of CPU a move with 11 statements; it was 18.3 ms with 13
-before the fixes (development runs, same machine). Section "Profile of the commit path"
+columns, the receipt, the notice), most of them compiled once per thread and run again
+(`wordduel/prepared.py`), plus the Channels consumer and Twisted for the frames and the
+channel-layer message. `bench/commit_path.py` replays moves through that worker-thread call
+alone, in one process (section "The position kept once, and a commit's cost by turn": 0.47 ×
+the CPU of the path before prepared SQL, same machine). Section "Profile of the commit path"
 splits the whole process's time. In this run the two Daphne processes got
 {main["cpu_cores"]["daphne"]:.2f} of the two cores: the load average above says what else
 was running. The acks wait seconds because {main["matches"]} matches each keep one commit in
@@ -918,6 +930,15 @@ Then, in a second round (measured in between at 36 moves/s and 32.5 ms of Daphne
    `bench/commit_path.py`: 15.5 ms of CPU and 11 statements a move.
 8. `wordduel/asgi.py` tunes the garbage collector (see "Fan-out to spectators"); the word list
    is read at start-up, not by the process's first move.
+
+Then issue 17 (section "The position kept once, and a commit's cost by turn"):
+
+9. The position kept once beside the turn log (`matches/position.py`), not the whole game
+   parsed and rewritten each move; the computer's turn queued from a domain signal.
+10. `wordduel/prepared.py`: the path's reads and writes compiled once per thread (the
+    "compiling SQL" share above went from 11% to nothing); one channel-layer message a
+    change; "your move" notices to Celery one task per 0.25 s window
+    (`notifications/batching.py`).
 """
 
 
