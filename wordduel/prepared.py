@@ -30,6 +30,7 @@ from django.db.models.query import (  # type: ignore[attr-defined]  # (not in th
     ModelIterable,
     get_related_populators,
 )
+from django.db.models.signals import post_save, pre_save
 from django.db.models.sql import InsertQuery, UpdateQuery
 from django.db.transaction import TransactionManagementError
 
@@ -148,6 +149,13 @@ def _row_builder(compiler: Any, db: str) -> Callable[[tuple[Any, ...]], Model]:
     return build
 
 
+def _no_save_signals(model: type[Model]) -> None:
+    """A prepared write sends no ``pre_save``/``post_save``: refuse it for a model that has
+    receivers, rather than let them miss its rows."""
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise RuntimeError(f"{model.__name__} has save signal receivers: save it with save()")
+
+
 def _plain(value: Any) -> Any:
     """``value``, unless it is an expression (``F(...)``), whose SQL the compiled statement
     does not hold."""
@@ -176,6 +184,7 @@ class PreparedInsert:
         self._local = threading.local()
 
     def insert(self, instance: Model) -> None:
+        _no_save_signals(self._model)
         connection = connections[self._using]
         sql = getattr(self._local, "sql", None)
         if sql is None:
@@ -216,6 +225,7 @@ class PreparedUpdate:
         self._local = threading.local()
 
     def update(self, instance: Model) -> None:
+        _no_save_signals(self._model)
         connection = connections[self._using]
         sql = getattr(self._local, "sql", None)
         if sql is None:

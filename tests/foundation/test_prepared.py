@@ -196,3 +196,25 @@ def test_a_prepared_update_writes_only_its_fields_and_refuses_a_missing_row(live
     with pytest.raises(ValueError, match="plain values, not expressions"):
         update.update(expression)
     assert Seat.objects.get(pk=other.pk).score == other.score
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_write_refuses_a_model_with_save_receivers(live_match) -> None:
+    from django.db.models.signals import post_save
+
+    from wordduel.prepared import PreparedUpdate
+
+    seat = Seat.objects.get(match=live_match, position=0)
+    heard: list[int] = []
+
+    def receiver(sender, instance, **kwargs) -> None:
+        heard.append(instance.pk)
+
+    post_save.connect(receiver, sender=Seat)
+    try:
+        with pytest.raises(RuntimeError, match="has save signal receivers"):
+            PreparedUpdate(Seat, ["score"]).update(seat)
+    finally:
+        post_save.disconnect(receiver, sender=Seat)
+    PreparedUpdate(Seat, ["score"]).update(seat)  # no receivers again: written
+    assert heard == []
