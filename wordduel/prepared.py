@@ -164,7 +164,32 @@ def _plain(value: Any) -> Any:
     return value
 
 
-class PreparedInsert:
+class _PreparedWrite:
+    """What an insert and an update share: the model, its fields, the SQL of this thread."""
+
+    _model: type[Model]
+    _using: str
+    _fields: list[Any]
+    _local: threading.local
+
+    def _sql_and_params(self, instance: Model, *, adding: bool) -> tuple[str, list[Any]]:
+        """This thread's SQL (compiled on its first call) and ``instance``'s values for it."""
+        _no_save_signals(self._model)
+        connection = connections[self._using]
+        sql = getattr(self._local, "sql", None)
+        if sql is None:
+            sql = self._local.sql = self._compile(instance)
+        params = [
+            field.get_db_prep_save(_plain(field.pre_save(instance, adding)), connection=connection)
+            for field in self._fields
+        ]
+        return sql, params
+
+    def _compile(self, instance: Model) -> str:
+        raise NotImplementedError
+
+
+class PreparedInsert(_PreparedWrite):
     """``Model.save(force_insert=True)`` of one row, with the INSERT compiled once per thread.
 
     The values are prepared as Django prepares them (each field's ``pre_save`` and
@@ -184,16 +209,8 @@ class PreparedInsert:
         self._local = threading.local()
 
     def insert(self, instance: Model) -> None:
-        _no_save_signals(self._model)
-        connection = connections[self._using]
-        sql = getattr(self._local, "sql", None)
-        if sql is None:
-            sql = self._local.sql = self._compile(instance)
-        params = [
-            field.get_db_prep_save(_plain(field.pre_save(instance, True)), connection=connection)
-            for field in self._fields
-        ]
-        with connection.cursor() as cursor:
+        sql, params = self._sql_and_params(instance, adding=True)
+        with connections[self._using].cursor() as cursor:
             cursor.execute(sql, params)
             (key,) = cursor.fetchone()
         instance.pk = key
@@ -211,7 +228,7 @@ class PreparedInsert:
         return str(sql)
 
 
-class PreparedUpdate:
+class PreparedUpdate(_PreparedWrite):
     """``instance.save(update_fields=fields)``, with the UPDATE compiled once per thread.
 
     The values are prepared as Django prepares them; a row that is not there is an error, as
@@ -225,16 +242,8 @@ class PreparedUpdate:
         self._local = threading.local()
 
     def update(self, instance: Model) -> None:
-        _no_save_signals(self._model)
-        connection = connections[self._using]
-        sql = getattr(self._local, "sql", None)
-        if sql is None:
-            sql = self._local.sql = self._compile(instance)
-        params = [
-            field.get_db_prep_save(_plain(field.pre_save(instance, False)), connection=connection)
-            for field in self._fields
-        ]
-        with connection.cursor() as cursor:
+        sql, params = self._sql_and_params(instance, adding=False)
+        with connections[self._using].cursor() as cursor:
             cursor.execute(sql, [*params, instance.pk])
             if cursor.rowcount != 1:
                 raise DatabaseError("Save with update_fields did not affect any rows.")
