@@ -8,7 +8,6 @@ a change that rolls back tells nobody anything.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,8 +21,6 @@ from notifications.models import Kind, Notice
 
 if TYPE_CHECKING:
     from matches.models import Match, Seat
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)

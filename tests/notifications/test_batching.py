@@ -60,13 +60,19 @@ def moves_notices() -> list[str]:
     return list(notices.values_list("key", flat=True))
 
 
+def two_moves(match, first, second, *, window: float, settings) -> list[str]:
+    """The opening and a pass, with notices sent by ``window``; the two "your move" keys."""
+    settings.NOTICE_DISPATCH_WINDOW_SECONDS = window
+    opening_then_pass(match, first, second, ids=(f"{window}-1", f"{window}-2"))
+    keys = moves_notices()
+    assert len(keys) == 2  # bob's move after the opening, alice's after his pass
+    return keys
+
+
 def test_two_moves_within_the_window_reach_the_broker_as_one_task(
     live_match, alice, bob, broker_queue, settings
 ) -> None:
-    settings.NOTICE_DISPATCH_WINDOW_SECONDS = 3.0
-    opening_then_pass(live_match, alice, bob, ids=("w1", "w2"))
-    keys = moves_notices()
-    assert len(keys) == 2  # bob's move after the opening, alice's after his pass
+    keys = two_moves(live_match, alice, bob, window=3.0, settings=settings)
 
     assert tasks_in(broker_queue, wait=0) == []  # held for the window
     assert process_batch().waiting == keys
@@ -79,10 +85,7 @@ def test_two_moves_within_the_window_reach_the_broker_as_one_task(
 def test_with_no_window_each_commit_queues_its_own_task(
     live_match, alice, bob, broker_queue, settings
 ) -> None:
-    settings.NOTICE_DISPATCH_WINDOW_SECONDS = 0
-    opening_then_pass(live_match, alice, bob, ids=("n1", "n2"))
-    keys = moves_notices()
-    assert len(keys) == 2
+    keys = two_moves(live_match, alice, bob, window=0, settings=settings)
     assert [sent for _headers, sent in tasks_in(broker_queue, wait=5)] == [[key] for key in keys]
 
 
