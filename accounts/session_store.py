@@ -24,6 +24,10 @@ _LIVE_SESSION = PreparedQuery(
 
 
 class SessionStore(db.SessionStore):
+    #: The encoded data of the row last read (None if none was): what a decision made from
+    #: this session's contents was made from (``accounts.sessions.SignedInCheck``).
+    read_data: str | None = None
+
     def _get_session_from_db(self) -> Any:
         """The session's row if it has not expired; None (and no key) if there is none.
 
@@ -32,4 +36,7 @@ class SessionStore(db.SessionStore):
         session = _LIVE_SESSION.first(session_key=self.session_key, now=timezone.now())
         if session is None:
             self._session_key = None
+            self.read_data = None
+        else:
+            self.read_data = session.session_data
         return session

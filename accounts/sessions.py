@@ -7,6 +7,7 @@ session still belongs to the same member (not expired, not signed out, password 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -15,7 +16,39 @@ from channels.auth import AuthMiddleware
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 from django.conf import settings
 from django.contrib import auth
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.models import Session
+from django.db.models import Subquery
+from django.utils import timezone
+
+from wordduel.prepared import PreparedQuery
+
+#: The backends whose ``get_user`` depends on the member's row alone, so that Django's answer
+#: for an unchanged session row and member row is the answer it gave before.
+ROW_ONLY_BACKENDS = frozenset({"django.contrib.auth.backends.ModelBackend"})
+#: What the member's row is read with: the encoded data of the session, if it is still live.
+_LIVE_DATA = "live_session_data"
+_MEMBER_AND_SESSION = PreparedQuery(
+    lambda member_id, session_key, now: (
+        get_user_model()
+        ._default_manager.filter(pk=member_id)
+        .annotate(
+            **{
+                _LIVE_DATA: Subquery(
+                    Session.objects.filter(session_key=session_key, expire_date__gt=now).values(
+                        "session_data"
+                    )[:1]
+                )
+            }
+        )
+    ),
+    markers={
+        "member_id": 2_000_000_101,
+        "session_key": "\x00signed-in-check",
+        "now": datetime(1901, 1, 2, tzinfo=UTC),
+    },
+)
 
 
 def user_of_session(session_key: str | None) -> Any:
@@ -28,12 +61,6 @@ def user_of_session(session_key: str | None) -> Any:
     engine = import_module(settings.SESSION_ENGINE)
     request = SimpleNamespace(session=engine.SessionStore(session_key))
     return auth.get_user(request)  # type: ignore[arg-type]
-
-
-def still_signed_in(session_key: str | None, member_id: int) -> Any | None:
-    """The member, freshly read, if ``member_id`` is still signed in to the session; else None."""
-    user = user_of_session(session_key)
-    return user if user.is_authenticated and user.pk == member_id else None
 
 
 class SocketSessionMiddleware(SessionMiddleware):
@@ -55,3 +82,57 @@ class SocketSessionMiddleware(SessionMiddleware):
 def SocketAuthMiddlewareStack(inner: Any) -> Any:  # noqa: N802 (named like channels' own)
     """``AuthMiddlewareStack`` with :class:`SocketSessionMiddleware`."""
     return CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(inner)))
+
+
+class SignedInCheck:
+    """Is a socket's member still signed in to the session it connected with?
+
+    Django's answer (``auth.get_user``: the session live, naming this member and a configured
+    backend, its hash matching the member's password and sign-out epoch, the member active)
+    depends only on the session's row, the member's row and the settings. So each check reads
+    both rows in one prepared statement; while both are exactly as they were when Django last
+    said yes, that answer stands, and the member just read is returned. Anything else (signed
+    out, expired, the password or the epoch changed, the member edited or deactivated, another
+    backend) asks Django again. One per socket: its requests are answered one at a time.
+    """
+
+    def __init__(self, *, session_key: str | None, member_id: int) -> None:
+        self.session_key = session_key
+        self.member_id = member_id
+        #: The session data and member row Django last found signed in, or None.
+        self._confirmed: tuple[str, tuple[Any, ...]] | None = None
+
+    def member(self) -> Any | None:
+        """The member, freshly read, if still signed in to the session; else None."""
+        if not self.session_key:
+            return None
+        if self._confirmed is not None:
+            member = _MEMBER_AND_SESSION.first(
+                member_id=self.member_id, session_key=self.session_key, now=timezone.now()
+            )
+            if member is not None:
+                data = member.__dict__.pop(_LIVE_DATA)
+                if (data, _row_of(member)) == self._confirmed:
+                    return member
+        return self._ask_django()
+
+    def _ask_django(self) -> Any | None:
+        self._confirmed = None
+        engine = import_module(settings.SESSION_ENGINE)
+        store = engine.SessionStore(self.session_key)
+        user = auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+        if not user.is_authenticated or user.pk != self.member_id:
+            return None
+        data = getattr(store, "read_data", None)
+        if (
+            data is not None
+            and not store.modified  # not re-keyed by a fallback secret
+            and store.get(auth.BACKEND_SESSION_KEY) in ROW_ONLY_BACKENDS
+        ):
+            self._confirmed = (data, _row_of(user))
+        return user
+
+
+def _row_of(member: Any) -> tuple[Any, ...]:
+    """Every column of the member's row, as read."""
+    return tuple(getattr(member, field.attname) for field in member._meta.concrete_fields)

@@ -77,7 +77,7 @@ async def _replay(
     from channels.db import database_sync_to_async
     from django.db import connection
 
-    from accounts.sessions import user_of_session
+    from accounts.sessions import SignedInCheck, user_of_session
     from matches import services
     from matches.consumers import as_member
     from matches.protocol import move_of, parse_frame
@@ -122,6 +122,11 @@ async def _replay(
     members = await database_sync_to_async(
         lambda: {cookie: user_of_session(cookie).pk for e in entries for cookie in e["cookies"]}
     )()
+    # One session check per player, kept across its moves as its socket keeps it.
+    checks = {
+        cookie: SignedInCheck(session_key=cookie, member_id=member_id)
+        for cookie, member_id in members.items()
+    }
     cursor = {entry["match_id"]: 0 for entry in entries}
     # Every other match starts late, so that its turn 2 is made in the same rounds as the
     # others' turn 40: the two are compared over the same seconds, not a minute apart, and
@@ -153,8 +158,7 @@ async def _replay(
             request = {**frame, "id": f"cp-{entry['match_id']}-{index}", "turn": index}
             began = time.process_time()
             accepted, count, called = await commit(
-                session_key=entry["cookies"][seat],
-                member_id=members[entry["cookies"][seat]],
+                signed_in=checks[entry["cookies"][seat]],
                 match_id=entry["match_id"],
                 move=move_of(parse_frame(json.dumps(request), None)),  # type: ignore[arg-type]
                 against_turn=index,

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 
-from accounts.sessions import still_signed_in
+from accounts.sessions import SignedInCheck
 from matches import services, visibility
 from matches.broadcast import CLOSE_NEWS_LOST, news_for
 from matches.engine import Move
@@ -89,12 +89,10 @@ def _then_close(func: Callable[..., T], kwargs: dict[str, Any]) -> T:
         close_old_connections()
 
 
-def as_member(
-    *, service: Callable[..., T], session_key: str | None, member_id: int, **kwargs: Any
-) -> T | None:
+def as_member(*, service: Callable[..., T], signed_in: SignedInCheck, **kwargs: Any) -> T | None:
     """The session check and the service call in one worker-thread call (one hop, one
-    connection check): None, changing nothing, if ``member_id`` is no longer signed in."""
-    member = still_signed_in(session_key, member_id)
+    connection check): None, changing nothing, if the member is no longer signed in."""
+    member = signed_in.member()
     if member is None:
         return None
     return service(member=member, **kwargs)
@@ -125,7 +123,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user") or AnonymousUser()
         self.member_id = self.user.pk if self.user.is_authenticated else None
         session = self.scope.get("session")
-        self.session_key = session.session_key if session is not None else None
+        self.signed_in = SignedInCheck(
+            session_key=session.session_key if session is not None else None,
+            member_id=self.member_id or 0,
+        )
         self.signed_out = False
         self.flood = FloodGate.from_settings()
         self.inbox: asyncio.Queue[tuple[Verdict, dict[str, Any]]] = asyncio.Queue()
@@ -386,8 +387,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             result = await off_loop(
                 as_member,
                 service=service,
-                session_key=self.session_key,
-                member_id=self.member_id,
+                signed_in=self.signed_in,
                 **kwargs,
             )
         if result is None:
@@ -417,9 +417,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return True
         member = None
         if not self.signed_out:
-            member = await off_loop(
-                still_signed_in, session_key=self.session_key, member_id=self.member_id
-            )
+            member = await off_loop(self.signed_in.member)
         if member is not None:
             self.user = member
             return True

@@ -6,9 +6,9 @@ the previous turn's hash) were compiled again on every move: a quarter of a move
 ``bench/commit_path.py``. A :class:`PreparedQuery` builds its queryset once per thread, with
 marker values where its parameters go, keeps the SQL Django compiled, and runs that SQL again
 with the new values, turning rows into instances as Django's own ``ModelIterable`` does (the
-same field converters, the same ``select_related`` population). What is written is still
-Django's SQL, so what the queryset says (``select_for_update(of=...)``, joins, ordering) is
-exactly what runs.
+same field converters, the same ``select_related`` population, annotations set as
+attributes). What is written is still Django's SQL, so what the queryset says
+(``select_for_update(of=...)``, joins, ordering, subqueries) is exactly what runs.
 
 Only what this needs is supported: equality parameters, model instances or a flat
 ``values_list``. A queryset that does not use every marker as a plain parameter is refused
@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db import DatabaseError, connections
 from django.db.models import Model, Q, QuerySet
+from django.db.models.constants import OnConflict
 from django.db.models.query import (  # type: ignore[attr-defined]  # (not in the stubs)
     FlatValuesListIterable,
     ModelIterable,
@@ -139,11 +140,14 @@ def _row_builder(compiler: Any, db: str) -> Callable[[tuple[Any, ...]], Model]:
     start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
     init_list = [column[0].target.attname for column in select[start:end]]
     populators = get_related_populators(klass_info, select, db)
+    annotations = list(compiler.annotation_col_map.items())
 
     def build(row: tuple[Any, ...]) -> Model:
         instance = model.from_db(db, init_list, row[start:end])
         for populator in populators:
             populator.populate(row, instance)
+        for name, column in annotations:
+            setattr(instance, name, row[column])
         return instance
 
     return build
@@ -198,9 +202,12 @@ class PreparedInsert(_PreparedWrite):
     model that has no receivers (the commit path's ``Turn`` and ``CommitReceipt``).
     """
 
-    def __init__(self, model: type[Model], *, using: str = "default") -> None:
+    def __init__(
+        self, model: type[Model], *, ignore_conflicts: bool = False, using: str = "default"
+    ) -> None:
         self._model = model
         self._using = using
+        self._ignore_conflicts = ignore_conflicts
         self._fields = [
             field
             for field in model._meta.local_concrete_fields
@@ -208,17 +215,24 @@ class PreparedInsert(_PreparedWrite):
         ]
         self._local = threading.local()
 
-    def insert(self, instance: Model) -> None:
+    def insert(self, instance: Model) -> bool:
+        """Insert ``instance``'s row; False (and ``instance`` left unsaved) if, with
+        ``ignore_conflicts``, a unique constraint already held its values
+        (``bulk_create(ignore_conflicts=True)``'s ``ON CONFLICT DO NOTHING``)."""
         sql, params = self._sql_and_params(instance, adding=True)
         with connections[self._using].cursor() as cursor:
             cursor.execute(sql, params)
-            (key,) = cursor.fetchone()
-        instance.pk = key
+            row = cursor.fetchone()
+        if row is None:
+            return False
+        instance.pk = row[0]
         instance._state.adding = False
         instance._state.db = self._using
+        return True
 
     def _compile(self, instance: Model) -> str:
-        query = InsertQuery(self._model)
+        on_conflict = OnConflict.IGNORE if self._ignore_conflicts else None
+        query = InsertQuery(self._model, on_conflict=on_conflict)
         query.insert_values(self._fields, [instance])
         compiler = query.get_compiler(using=self._using)
         compiler.returning_fields = [self._model._meta.pk]

@@ -169,6 +169,50 @@ def test_a_prepared_insert_writes_what_save_writes(live_match, alice) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+def test_an_insert_that_ignores_conflicts_leaves_the_first_row(live_match, alice) -> None:
+    from matches.models import CommitReceipt
+    from wordduel.prepared import PreparedInsert
+
+    insert = PreparedInsert(CommitReceipt, ignore_conflicts=True)
+    first = CommitReceipt(match=live_match, member=alice, client_id="k", accepted=True, response={})
+    assert insert.insert(first) is True
+    assert first.pk is not None
+    second = CommitReceipt(
+        match=live_match, member=alice, client_id="k", accepted=False, response={"x": 1}
+    )
+    assert insert.insert(second) is False  # the unique key held: nothing written
+    assert second.pk is None
+    assert second._state.adding is True
+    [row] = CommitReceipt.objects.filter(match=live_match, client_id="k")
+    assert (row.pk, row.accepted, row.response) == (first.pk, True, {})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_annotations_come_as_attributes_as_djangos_own(live_match) -> None:
+    from django.db.models import Count, Subquery
+
+    counted = PreparedQuery(
+        lambda match_id, number: Match.objects.filter(pk=match_id).annotate(
+            seats_taken=Count("seats"),
+            first_hash=Subquery(
+                Turn.objects.filter(match_id=match_id, number=number).values("record_hash")[:1]
+            ),
+        ),
+        markers={"match_id": 2_000_000_109, "number": 2_000_000_110},
+    )
+    [prepared] = counted.fetch(match_id=live_match.pk, number=1)
+    [expected] = Match.objects.filter(pk=live_match.pk).annotate(
+        seats_taken=Count("seats"),
+        first_hash=Subquery(
+            Turn.objects.filter(match_id=live_match.pk, number=1).values("record_hash")[:1]
+        ),
+    )
+    assert (prepared.seats_taken, prepared.first_hash) == (expected.seats_taken, None)
+    assert prepared.seats_taken == 2
+    assert fields_of(prepared) == fields_of(expected)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_prepared_update_writes_only_its_fields_and_refuses_a_missing_row(live_match) -> None:
     from django.db import DatabaseError
     from django.db.models import F
