@@ -132,15 +132,25 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 DB_POOL_MIN = int(os.environ.get("DB_POOL_MIN", "2"))
 DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "10"))
 DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
+# A statement run this many times on one connection is prepared on the server (psycopg's
+# prepare_threshold; its own default), so PostgreSQL stops parsing and planning the commit
+# path's statements on every move. "off" behind a pooler that cannot keep prepared statements
+# (PgBouncer in transaction mode before 1.21): docs/OPERATIONS.md.
+DB_PREPARE_THRESHOLD = os.environ.get("DB_PREPARE_THRESHOLD", "5")
 if DATABASE_URL:
     # Health checks: a connection that died while idle (a restart, pg_terminate_backend)
-    # is checked when it is taken from the pool and replaced, instead of failing a commit.
-    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)
-    _database.setdefault("OPTIONS", {})["pool"] = {
-        "min_size": DB_POOL_MIN,
-        "max_size": DB_POOL_MAX,
-        "timeout": DB_POOL_TIMEOUT,
-    }
+    # is checked when it is taken from the pool and replaced, instead of failing a commit
+    # (wordduel/postgres: with a round trip only when it heard something while idle).
+    _database = dj_database_url.parse(
+        DATABASE_URL, conn_max_age=0, conn_health_checks=True, engine="wordduel.postgres"
+    )
+    _database.setdefault("OPTIONS", {}).update(
+        pool={"min_size": DB_POOL_MIN, "max_size": DB_POOL_MAX, "timeout": DB_POOL_TIMEOUT},
+        # Values travel as parameters, not quoted into the SQL by psycopg: less work a
+        # statement, and what lets the server prepare it.
+        server_side_binding=True,
+        prepare_threshold=None if DB_PREPARE_THRESHOLD == "off" else int(DB_PREPARE_THRESHOLD),
+    )
 else:
     _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
 DATABASES = {"default": _database}
