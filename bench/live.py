@@ -261,6 +261,12 @@ async def commit_run(
     latencies = [(acked - sent) * 1000 for sent, acked in samples]
     totals = {k: sum(o["totals"][k] for o in outcomes) for k in outcomes[0]["totals"]}
     results.update(
+        # The frames of news the players heard (the turn to both, the rack to the mover:
+        # three a move), when the moves stopped and in all; and how long the last of it
+        # came after the stop. What shows that the news kept up, not only the answers.
+        news_per_move_at_stop=sum(o["news_at_stop"] for o in outcomes) / max(1, totals["accepted"]),
+        news_per_move=sum(o["news"] for o in outcomes) / max(1, totals["accepted"]),
+        news_late_s=max(o["news_late_s"] for o in outcomes),
         moves_per_s=len(samples) / seconds,
         ack_p50_ms=statistics.median(latencies),
         ack_p95_ms=percentile(latencies, 0.95),
@@ -410,6 +416,10 @@ def commits_section(runs: dict[str, Any], base: dict[str, Any], chosen: str) -> 
                     f"{cpu['clients']:.1f}"
                 ),
                 f"{r['cpu_cores']['daphne']:.2f}",
+                (
+                    f"{r['news_per_move_at_stop']:.2f} / {r['news_per_move']:.2f} "
+                    f"({r['news_late_s']:.1f} s)"
+                ),
             ]
         )
     main = runs[chosen]
@@ -426,6 +436,7 @@ def commits_section(runs: dict[str, Any], base: dict[str, Any], chosen: str) -> 
         "÷ pgbench TPS",
         "CPU per move (ms): Daphne / PostgreSQL / Redis / clients",
         "cores used by Daphne",
+        "news frames a move: at the stop / in all (last one after the stop)",
     ]
     return f"""{COMMITS}
 
@@ -450,6 +461,13 @@ Goal: moves/s ≥ {GOAL_COMMIT_RATIO:.2f} × pgbench `-N` TPS (that is
 ({ratio:.3f}). Refused or lost commits: {main["totals"]["refused"]} refused,
 {main["totals"]["lost"]} lost (both must be 0).
 
+**The news.** A move sends three frames of news: the turn to both players and the rack to the
+mover. The last column counts the frames the players had heard when the moves stopped, and
+in all once none had come for a second (waiting 30 s at most), with how long after the stop
+the last came. Three in all means none was lost; fewer at the stop means the news fell
+behind the acks while the load lasted (the `core` layer's receiving side costs four Redis
+round trips a message on the event loop, which the commits crowd: docs/PERFORMANCE.md).
+
 **What holds it back: CPU.** Every move costs {per_move:.0f} ms of CPU in all (Daphne
 {cpu["daphne"]:.0f} ms, PostgreSQL {cpu["postgres"]:.1f} ms, clients and Redis the rest), so
 two cores can carry at most about {2000 / per_move:.0f} moves/s even with nothing else
@@ -462,12 +480,12 @@ processes and the clients, the goal would leave Python {
         ):.1f} ms a move. The disk is not the limit (its group commit carries
 {tps:,.0f} `pgbench` transactions a second); the CPU is, and most of it is Daphne's.
 The Daphne milliseconds are Python: a move is one worker-thread call (the session check
-and `services.match_commit` together, after a `SELECT 1` of `CONN_HEALTH_CHECKS`) of about
-eleven SQL statements (the session and its member, the locked match, the receipt check, the
-seats locked with their members, one or two seat updates, the turn, the match's changed
-columns, the receipt, the notice), most of them compiled once per thread and run again
-(`wordduel/prepared.py`), plus the Channels consumer and Twisted for the frames and the
-channel-layer message. `bench/commit_path.py` replays moves through that worker-thread call
+and `services.match_commit` together) of about ten SQL statements (the member with the live
+session's data, the locked match, the receipt check, the seats locked with their members,
+one or two seat updates, the turn, the match's changed columns, the receipt, the notice),
+compiled once per thread and run again (`wordduel/prepared.py`) as server-side prepared
+statements, plus the Channels consumer and Twisted for the frames and the channel-layer
+message. `bench/commit_path.py` replays moves through that worker-thread call
 alone, in one process (section "The position kept once, and a commit's cost by turn": 0.47 ×
 the CPU of the path before prepared SQL, same machine). Section "Profile of the commit path"
 splits the whole process's time. In this run the two Daphne processes got

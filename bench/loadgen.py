@@ -195,8 +195,27 @@ async def run_players(config: dict[str, Any], commands: asyncio.StreamReader) ->
         )
     )
     totals = {key: sum(t[key] for t in tallies) for key in tallies[0]}
-    news = sum(p.news for seats in tables for p in seats)
-    emit({"samples": samples, "totals": totals, "news": news, "cpu_seconds": time.process_time()})
+    cpu_seconds = time.process_time()  # the load's own CPU, before the wait below
+    news_at_stop = sum(p.news for seats in tables for p in seats)
+    # News still on its way when the moves stop: wait until a second passes without any
+    # (30 s at most), so that late news is told apart from news that never comes.
+    drain_started = news_seen = time.monotonic()
+    news = news_at_stop
+    while time.monotonic() - news_seen < 1.0 and time.monotonic() - drain_started < 30:
+        await asyncio.sleep(0.1)
+        heard = sum(p.news for seats in tables for p in seats)
+        if heard != news:
+            news, news_seen = heard, time.monotonic()
+    emit(
+        {
+            "samples": samples,
+            "totals": totals,
+            "news_at_stop": news_at_stop,
+            "news": news,
+            "news_late_s": news_seen - drain_started,
+            "cpu_seconds": cpu_seconds,
+        }
+    )
     await close_all([p.ws for seats in tables for p in seats])
 
 
