@@ -161,7 +161,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # (PUBLISH/SUBSCRIBE: less work per recipient, but news sent while a process reconnects is
 # lost). Both measured in docs/PERFORMANCE.md ("Fan-out to spectators", "Layer choice").
 CHANNEL_LAYER_CLASSES = {
-    "core": "channels_redis.core.RedisChannelLayer",
+    "core": "wordduel.channel_layers.NewsChannelLayer",  # channels-redis's, one pop a message
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 CHANNEL_LAYER_BACKEND = os.environ.get("CHANNEL_LAYER_BACKEND", "core")
