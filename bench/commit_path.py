@@ -122,11 +122,14 @@ async def _replay(
     members = await database_sync_to_async(
         lambda: {cookie: user_of_session(cookie).pk for e in entries for cookie in e["cookies"]}
     )()
-    # One session check per player, kept across its moves as its socket keeps it.
+    # One session check per player, kept across its moves as its socket keeps it, and asked
+    # once before the moves are timed: a socket's first request asks Django itself, and a
+    # player's first move (turn 1 or 2) would otherwise carry that, not the commit's cost.
     checks = {
         cookie: SignedInCheck(session_key=cookie, member_id=member_id)
         for cookie, member_id in members.items()
     }
+    await database_sync_to_async(lambda: [check.member() for check in checks.values()])()
     cursor = {entry["match_id"]: 0 for entry in entries}
     # Every other match starts late, so that its turn 2 is made in the same rounds as the
     # others' turn 40: the two are compared over the same seconds, not a minute apart, and

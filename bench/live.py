@@ -291,15 +291,27 @@ def prepare_matches(count: int, prefix: str) -> list[dict[str, Any]]:
 def bench_commits(
     layers: list[str], matches: int, warmup: float, seconds: float, profile: bool
 ) -> dict[str, Any]:
+    """Each layer's commit run; with ``profile``, a second run of the first layer, on fresh
+    matches, under py-spy, whose profile joins the figures of the first (sampling slows
+    the server it samples, so the figures come from the run without it)."""
     runs = {}
     for layer in layers:
         entries = prepare_matches(matches, prefix=f"c{layer}")
         log(f"commits ({layer}): {matches} matches dealt and scripted")
         runs[layer] = asyncio.run(
-            commit_run(layer, entries, warmup=warmup, seconds=seconds, profile=profile)
+            commit_run(layer, entries, warmup=warmup, seconds=seconds, profile=False)
         )
         runs[layer]["mix"] = moves_mix(entries)
         print(f"commits ({layer}):", json.dumps(runs[layer]))
+    if profile and layers:
+        entries = prepare_matches(matches, prefix=f"p{layers[0]}")
+        log(f"commits ({layers[0]}, profiled): {matches} matches dealt and scripted")
+        profiled = asyncio.run(
+            commit_run(layers[0], entries, warmup=warmup, seconds=seconds, profile=True)
+        )
+        if "profile" in profiled:
+            runs[layers[0]]["profile"] = profiled["profile"]
+            runs[layers[0]]["profiled_moves_per_s"] = profiled["moves_per_s"]
     return runs
 
 
@@ -874,6 +886,16 @@ its application every second, and pings each socket every 20 s.
 # ---------------------------------------------------------------- the profile section
 
 
+def _profiled_note(run: dict[str, Any]) -> str:
+    """Where the samples came from, when not from the run whose figures are given."""
+    if "profiled_moves_per_s" not in run:
+        return ""
+    return (
+        ", from a second run of the same load under py-spy"
+        f" ({run['profiled_moves_per_s']:.1f} moves/s while sampled)"
+    )
+
+
 def profile_markdown(run: dict[str, Any], title: str) -> str:
     """One profiled commit run as Markdown: its figures, then where the time went."""
     prof = run["profile"]
@@ -890,7 +912,7 @@ def profile_markdown(run: dict[str, Any], title: str) -> str:
 
 `{run["layer"]}` layer, {run["matches"]} matches: **{run["moves_per_s"]:.1f} moves/s**, ack p50
 {run["ack_p50_ms"]:,.0f} ms; CPU per move: Daphne **{cpu["daphne"]:.1f} ms**, PostgreSQL
-{cpu["postgres"]:.1f} ms. {prof["samples"]:,} samples.
+{cpu["postgres"]:.1f} ms. {prof["samples"]:,} samples{_profiled_note(run)}.
 
 {where}
 
