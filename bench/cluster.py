@@ -26,13 +26,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 DAPHNE = str(Path(PYTHON).with_name("daphne"))
-PERF_NAME = "wordduel_perf"
-#: The channel-layer and cache prefix of every bench process (never the product's own).
-PREFIX = "wordduel_perf"
+#: The bench's own database and its channel-layer and cache prefix (never the product's own);
+#: ``BENCH_NAME`` gives a run another, as the suite's smoke test of the benches does.
+PERF_NAME = os.environ.get("BENCH_NAME", "wordduel_perf")
+PREFIX = PERF_NAME
 #: Sessions are signed with this, so the bench process and the servers must share it.
 SECRET = "bench-only-secret-key-not-for-any-deployment-8c3e1a"  # noqa: S105
 LAYERS = {
-    "core": "channels_redis.core.RedisChannelLayer",
+    "core": "wordduel.channel_layers.NewsChannelLayer",
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 
