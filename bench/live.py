@@ -656,16 +656,19 @@ against `{chosen}`'s {main["last_p50_ms"]:.0f} ms (p95 {main["last_p95_ms"]:.0f}
 {main["cpu_per_commit_ms"]["daphne"]:.0f} ms. With one subscription per process, either
 layer carries a commit's news as one message per Daphne process, so they differ only in how
 that message crosses Redis (`pubsub`: one PUBLISH; `core`: a Lua script into each process's
-sorted set and a blocking pop). Per move of "Commit throughput" the difference was within
-this machine's noise (`bench/live.py --only commits --commit-layers core,pubsub`). {lead}
+sorted set and a blocking pop, one round trip each since `wordduel/channel_layers.py`).
+Under the commit load of "Commit throughput" `pubsub` was ahead (291 moves/s, every news frame
+heard, against 218 for `core` with its one-pop receive, 2026-12-01, third session;
+`bench/live.py --only commits --commit-layers core,pubsub`). {lead}
 by enough to be worth what it gives up: `pubsub`
 keeps nothing for a process that is reconnecting to Redis (`core` keeps news for `expiry`,
 30 s, and bounds a stuck consumer with `capacity`), and a channel it makes on one event loop
 cannot be used from another, which the clock tests do
-(`tests/matches/test_clock.py`, `_listen`). With `CHANNEL_LAYER_BACKEND=pubsub`, 338 of the
-339 tests of `tests/matches` passed (before the per-process subscription), every websocket
-test among them, and that one failed; making `pubsub` the default needs that test helper to
-subscribe on the loop it listens on, and the fault tests of `tests/reliability` run on it.
+(`tests/matches/test_clock.py`, `_listen`). With `CHANNEL_LAYER_BACKEND=pubsub`, that test
+fails, and a whole-suite run on 2026-12-01 showed dozens of errors in `tests/matches` before
+it was stopped; making `pubsub` the default needs those test helpers to subscribe on the
+loop they listen on, the fault tests of `tests/reliability` run on it, and the broadcast to
+notice a reconnect (today `pubsub` loses what was published meanwhile without a word).
 `CHANNEL_LAYER_BACKEND=pubsub` selects it for a deployment that wants it now.
 """
     order = ", ".join(f"`{layer}`" for layer in [*runs, *reversed(runs)])
