@@ -58,9 +58,13 @@ def user_of_session(session_key: str | None) -> Any:
     """
     if not session_key:
         return AnonymousUser()
-    engine = import_module(settings.SESSION_ENGINE)
-    request = SimpleNamespace(session=engine.SessionStore(session_key))
-    return auth.get_user(request)  # type: ignore[arg-type]
+    return _djangos_check(session_key)[0]
+
+
+def _djangos_check(session_key: str) -> tuple[Any, Any]:
+    """``auth.get_user`` for the session, and the session store it read."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return auth.get_user(SimpleNamespace(session=store)), store  # type: ignore[arg-type]
 
 
 class SocketSessionMiddleware(SessionMiddleware):
@@ -118,9 +122,8 @@ class SignedInCheck:
 
     def _ask_django(self) -> Any | None:
         self._confirmed = None
-        engine = import_module(settings.SESSION_ENGINE)
-        store = engine.SessionStore(self.session_key)
-        user = auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+        assert self.session_key
+        user, store = _djangos_check(self.session_key)
         if not user.is_authenticated or user.pk != self.member_id:
             return None
         data = getattr(store, "read_data", None)
