@@ -32,4 +32,4 @@ RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')"
     python manage.py collectstatic --noinput
 USER wordduel
 EXPOSE 8000
-CMD ["python", "-m", "wordduel.security", "--proxy-headers", "-b", "0.0.0.0", "-p", "8000", "wordduel.asgi:application"]
+CMD ["python", "-m", "wordduel.serve", "--proxy-headers", "-b", "0.0.0.0", "-p", "8000", "wordduel.asgi:application"]

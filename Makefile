@@ -46,7 +46,7 @@ run: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo_ratings --if-empty
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.security -b 127.0.0.1 -p 8000 \
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.serve -b 127.0.0.1 -p 8000 \
 	  wordduel.asgi:application
 
 chromium:

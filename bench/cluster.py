@@ -25,7 +25,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
-DAPHNE = str(Path(PYTHON).with_name("daphne"))
+#: The web process as deployed (wordduel/serve.py: Daphne with its frame writer).
+WEB_COMMAND = [PYTHON, "-m", "wordduel.serve"]
 #: The bench's own database and its channel-layer and cache prefix (never the product's own);
 #: ``BENCH_NAME`` gives a run another, as the suite's smoke test of the benches does.
 PERF_NAME = os.environ.get("BENCH_NAME", "wordduel_perf")
@@ -243,7 +244,7 @@ class Cluster:
         for port in ports:
             proc = subprocess.Popen(
                 [
-                    DAPHNE,
+                    *WEB_COMMAND,
                     "-v",
                     "0",
                     "-e",

@@ -184,7 +184,7 @@ class Stack:
         for number, port in enumerate(self.web_ports, start=1):
             self.spawn(
                 f"web-{number}",
-                [PYTHON, "-m", "wordduel.security", "--proxy-headers",
+                [PYTHON, "-m", "wordduel.serve", "--proxy-headers",
                  "-b", self.host, "-p", str(port), "wordduel.asgi:application"],
                 self.app_env(f"web-{number}"),
             )  # fmt: skip

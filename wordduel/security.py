@@ -5,17 +5,16 @@
   inline with this request's nonce, so markup that slipped into a page cannot run script.
   The nonce is ``request.csp_nonce``; an inline script carries it as
   ``<script nonce="{{ request.csp_nonce }}">``.
-* :func:`run_daphne` is the ``daphne`` command with the values of secret query parameters
-  (``?key=``, a members-only match's viewing key) redacted from its access log. Plain
-  ``daphne`` writes every request line, query string and all, to standard output.
-  Run it as ``python -m wordduel.security -b 0.0.0.0 -p 8000 wordduel.asgi:application``.
+* :class:`RedactingAccessLog` is Daphne's access log with the values of secret query
+  parameters (``?key=``, a members-only match's viewing key) redacted. Plain ``daphne``
+  writes every request line, query string and all, to standard output; the web process's
+  command, ``python -m wordduel.serve``, logs through this one.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-import sys
 from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode
 
@@ -97,17 +96,3 @@ class RedactingAccessLog(AccessLogGenerator):
             length or "-",
             extra={"client": host, "request": request, "status": status, "length": length},
         )
-
-
-def run_daphne(argv: list[str] | None = None) -> None:
-    """The ``daphne`` command line, its access log redacted (see the module's docstring)."""
-    from daphne import cli  # noqa: PLC0415 - Twisted is loaded only by the serving process
-
-    cli.AccessLogGenerator = RedactingAccessLog  # the name cli.run() builds its log with
-    if argv is not None:
-        sys.argv = [sys.argv[0], *argv]
-    cli.CommandLineInterface.entrypoint()
-
-
-if __name__ == "__main__":
-    run_daphne()

@@ -68,8 +68,8 @@ def test_compose_services_share_one_environment() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
     assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
-    # Daphne with its access log's viewing keys redacted (wordduel/security.py)
-    assert services["web"]["command"][:3] == ["python", "-m", "wordduel.security"]
+    # Daphne with its access log's viewing keys redacted and the frame writer (wordduel/serve.py)
+    assert services["web"]["command"][:3] == ["python", "-m", "wordduel.serve"]
     assert "wordduel.asgi:application" in services["web"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "wordduel", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "wordduel", "beat"]

@@ -342,7 +342,7 @@ class DaphneServer(_ProcessGroup):
         self.app_name = app_name
         self._reserved: socket.socket | None = _reserved_port()
         self.port = self._reserved.getsockname()[1]
-        self.command = command or [sys.executable, "-m", "daphne"]
+        self.command = command or [sys.executable, "-m", "wordduel.serve"]
         self.process: subprocess.Popen | None = None
 
     @property

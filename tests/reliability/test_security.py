@@ -442,7 +442,7 @@ def test_viewing_keys_and_session_ids_never_reach_the_logs(
         timeout=120,
     )
     web = start_daphne(
-        command=[sys.executable, "-m", "wordduel.security"],
+        command=[sys.executable, "-m", "wordduel.serve"],
         **production,
         ALLOWED_HOSTS=HOST,
         SECURE_SSL_REDIRECT="0",
