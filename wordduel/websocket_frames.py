@@ -80,6 +80,13 @@ class FrameWriterProtocol(WebSocketProtocol):
     #: Whether this connection's options let its text frames be written directly (once open).
     _plain: bool | None = None
 
+    def connectionMade(self) -> None:  # noqa: N802 - Twisted's name
+        """No Nagle: frames written one by one (a move's news, then its ack) go out at once
+        instead of waiting for the client to acknowledge the first, as asyncio's sockets do."""
+        super().connectionMade()
+        if isinstance(self.transport, tcp.Connection):
+            self.transport.setTcpNoDelay(True)
+
     def serverSend(self, content: Any, binary: bool = False) -> None:  # noqa: N802 - Daphne's signature
         if binary or not self._sends_plain_frames():
             super().serverSend(content, binary)
