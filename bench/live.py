@@ -97,6 +97,7 @@ ACTIVITIES = (
     ("match_commit (matches/services/play.py", "`services.match_commit` (worker thread)"),
     ("user_of_session (accounts/sessions.py", "session re-read for each frame (worker thread)"),
     ("get_user (channels/auth.py", "session re-read for each frame (worker thread)"),
+    ("_send (matches/events.py", "publishing the events after the commit"),
     ("_send_all (matches/events.py", "publishing the events after the commit"),
     ("_snapshot (matches/consumers.py", "connects: deadline check and snapshot"),
     ("_may_watch (matches/consumers.py", "connects: deadline check and snapshot"),

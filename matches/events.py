@@ -120,38 +120,61 @@ def news_items(message: dict[str, Any]) -> list[News]:
 PUBLISH_ATTEMPTS = 2
 
 
-async def _send_all(events: list[Event]) -> None:
+def _send(events: list[Event]) -> None:
+    """Publish ``events`` from sync code (an after-commit hook, in whatever thread committed).
+
+    The news layer publishes with a blocking client, in this thread (two round trips, no
+    event loop involved: a worker thread's commit no longer waits for its process's loop to
+    be free). Another layer is asynchronous only: through ``async_to_sync``, or, in a thread
+    already running an event loop (a sync call made inside async code), through a
+    short-lived thread, which ``async_to_sync`` needs.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, message in layer_messages(events):
-        for attempt in range(1, PUBLISH_ATTEMPTS + 1):
-            try:
-                await layer.group_send(group, message)
-                break
-            except Exception as error:  # the database is the truth; clients resync later
-                stale = isinstance(error, RedisConnectionError)
-                if stale and attempt < PUBLISH_ATTEMPTS:
-                    continue
-                kinds = ", ".join(str(item.get("kind", "rack")) for item in message["items"])
-                logger.exception("could not publish %s of match %s", kinds, message["match_id"])
-                break
-
-
-def _send(events: list[Event]) -> None:
-    """Send from sync code; from a thread already running an event loop (a sync call made
-    inside async code), hand the send to a short-lived thread, which async_to_sync needs."""
+    if hasattr(layer, "group_send_blocking"):
+        for group, message in layer_messages(events):
+            for attempt in range(1, PUBLISH_ATTEMPTS + 1):
+                try:
+                    layer.group_send_blocking(group, message)
+                    break
+                except Exception as error:  # noqa: BLE001 - logged by _try_again
+                    if not _try_again(error, attempt, message):
+                        break
+        return
     try:
         asyncio.get_running_loop()
         in_a_loop = True
     except RuntimeError:
         in_a_loop = False
     if not in_a_loop:
-        async_to_sync(_send_all)(events)
+        async_to_sync(_send_all)(layer, events)
         return
-    sender = threading.Thread(target=async_to_sync(_send_all), args=(events,), daemon=True)
+    sender = threading.Thread(target=async_to_sync(_send_all), args=(layer, events), daemon=True)
     sender.start()
     sender.join()
+
+
+async def _send_all(layer: Any, events: list[Event]) -> None:
+    for group, message in layer_messages(events):
+        for attempt in range(1, PUBLISH_ATTEMPTS + 1):
+            try:
+                await layer.group_send(group, message)
+                break
+            except Exception as error:  # noqa: BLE001 - logged by _try_again
+                if not _try_again(error, attempt, message):
+                    break
+
+
+def _try_again(error: Exception, attempt: int, message: NewsBatch) -> bool:
+    """Whether to send ``message`` again after ``error`` (a stale pooled connection, once);
+    if not, the failure is logged and the news dropped: the database is the truth, and
+    clients resync later. Called while ``error`` is being handled, for its traceback."""
+    if isinstance(error, RedisConnectionError) and attempt < PUBLISH_ATTEMPTS:
+        return True
+    kinds = ", ".join(str(item.get("kind", "rack")) for item in message["items"])
+    logger.exception("could not publish %s of match %s", kinds, message["match_id"])
+    return False
 
 
 def publish_on_commit(events: list[Event]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -22,19 +23,21 @@ def _prefix(suffix: str) -> str:
 
 
 @contextlib.asynccontextmanager
-async def _commands_about(prefix: str) -> AsyncIterator[list[str]]:
-    """The commands Redis runs, from any client, that name a key of ``prefix`` (MONITOR)."""
+async def _commands_about(prefix: str, *, _scripted: bool = True) -> AsyncIterator[list[str]]:
+    """The commands Redis runs, from any client, that name a key of ``prefix`` (MONITOR);
+    with ``_scripted=False``, only those sent by clients, not run by a script."""
     seen: list[str] = []
     client = aioredis.Redis.from_url(settings.REDIS_URL)
+    scripts = _scripted
     ready = asyncio.Event()
 
     async def watch() -> None:
         async with client.monitor() as monitor:
             ready.set()
             while True:
-                command = (await monitor.next_command())["command"]
-                if prefix in command:
-                    seen.append(command)
+                heard = await monitor.next_command()
+                if prefix in heard["command"] and (scripts or heard["client_type"] != "lua"):
+                    seen.append(heard["command"])
 
     watcher = asyncio.ensure_future(watch())
     await asyncio.wait_for(ready.wait(), 5)
@@ -82,10 +85,22 @@ async def test_a_groups_messages_arrive_in_order_and_leave_no_backup_behind() ->
         await layer.close_pools()
 
 
-async def test_capacity_and_expiry_are_the_core_layers() -> None:
+async def _group_send(layer: NewsChannelLayer, how: str, group: str, message: dict) -> None:
+    """Send as an event loop does, or as a worker thread with no loop does."""
+    if how == "async":
+        await layer.group_send(group, message)
+    else:
+        await asyncio.to_thread(layer.group_send_blocking, group, message)
+
+
+SENDS = ["async", "blocking"]
+
+
+@pytest.mark.parametrize("how", SENDS)
+async def test_capacity_and_expiry_are_the_core_layers(how: str, caplog) -> None:
     layer = NewsChannelLayer(
         hosts=[settings.REDIS_URL],
-        prefix=_prefix("capacity"),
+        prefix=_prefix(f"capacity-{how}"),
         capacity=2,
         expiry=60,
     )
@@ -93,10 +108,76 @@ async def test_capacity_and_expiry_are_the_core_layers() -> None:
         channel = await layer.new_channel()
         await layer.group_add("match.3", channel)
         for number in range(4):  # the third and fourth find the channel full: dropped
-            await layer.group_send("match.3", {"type": "match.news", "number": number})
+            await _group_send(layer, how, "match.3", {"type": "match.news", "number": number})
         assert [(await layer.receive(channel))["number"] for _ in range(2)] == [0, 1]
         with pytest.raises(TimeoutError):
             await asyncio.wait_for(layer.receive(channel), 0.5)
+        # ...and said so, where an operator looks (the core layer logs it at INFO)
+        dropped = [r for r in caplog.records if r.name == "wordduel.channel_layers"]
+        assert [r.levelname for r in dropped] == ["WARNING", "WARNING"]
+        assert "match.3" in dropped[0].getMessage()
+    finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+@pytest.mark.parametrize("how", SENDS)
+async def test_a_group_send_reaches_every_process_in_two_round_trips(how: str) -> None:
+    # Two layers with one prefix are two processes: each its own key for its channels.
+    prefix = _prefix(f"send-{how}")
+    first_process = NewsChannelLayer(hosts=[settings.REDIS_URL], prefix=prefix)
+    second_process = NewsChannelLayer(hosts=[settings.REDIS_URL], prefix=prefix)
+    try:
+        first, second = await first_process.new_channel(), await second_process.new_channel()
+        elsewhere = await second_process.new_channel()
+        await first_process.group_add("match.4", first)
+        await second_process.group_add("match.4", second)
+        await second_process.group_add("match.5", elsewhere)
+        async with _commands_about(prefix, _scripted=False) as commands:
+            await _group_send(first_process, how, "match.4", {"type": "match.news", "n": 1})
+            await _group_send(first_process, how, "match.4", {"type": "match.news", "n": 2})
+            await asyncio.sleep(0.2)
+        assert [(await first_process.receive(first))["n"] for _ in range(2)] == [1, 2]
+        assert [(await second_process.receive(second))["n"] for _ in range(2)] == [1, 2]
+        # Each send: the group read in one pipeline, then one script storing the message in
+        # both processes' keys (the core layer sent a further ZREMRANGEBYSCORE and its EVAL
+        # one after another: four round trips).
+        sent = [command.split()[0].strip('"').upper() for command in commands]
+        assert sent == ["ZREMRANGEBYSCORE", "ZRANGE", "EVAL"] * 2
+        with pytest.raises(TimeoutError):  # nothing for the channel in another group
+            await asyncio.wait_for(second_process.receive(elsewhere), 0.5)
+    finally:
+        await first_process.flush()
+        await first_process.close_pools()
+        await second_process.close_pools()
+
+
+@pytest.mark.parametrize("how", SENDS)
+async def test_expired_members_and_messages_are_dropped_as_the_core_layer_drops_them(
+    how: str,
+) -> None:
+    layer = NewsChannelLayer(
+        hosts=[settings.REDIS_URL], prefix=_prefix(f"expiry-{how}"), group_expiry=60, expiry=5
+    )
+    try:
+        current, gone = await layer.new_channel(), await layer.new_channel("other.")
+        await layer.group_add("match.6", current)
+        # A member that joined longer ago than group_expiry, and a message older than expiry
+        # already waiting in the current channel's key: neither may be sent to or read.
+        redis = aioredis.Redis.from_url(settings.REDIS_URL)
+        try:
+            await redis.zadd(layer._group_key("match.6"), {gone: time.time() - 120})
+            stale = layer.serialize({"type": "match.news", "n": 0, "__asgi_channel__": [current]})
+            key = layer.prefix + layer.non_local_name(current)
+            await redis.zadd(key, {stale: time.time() - 60})
+            await _group_send(layer, how, "match.6", {"type": "match.news", "n": 1})
+            assert await redis.zrange(layer._group_key("match.6"), 0, -1) == [current.encode()]
+            assert await redis.exists(layer.prefix + layer.non_local_name(gone)) == 0
+        finally:
+            await redis.aclose()
+        assert (await layer.receive(current))["n"] == 1
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(current), 0.5)
     finally:
         await layer.flush()
         await layer.close_pools()

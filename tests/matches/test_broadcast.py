@@ -230,3 +230,47 @@ async def test_a_move_sends_its_turn_and_the_movers_rack_as_one_layer_message(
     with pytest.raises(TimeoutError):  # nothing else: the change was one message
         await asyncio.wait_for(layer.receive(channel), 1)
     await layer.group_discard(match_group(live_match.id), channel)
+
+
+async def test_a_commit_publishes_its_news_from_its_own_thread_while_the_loop_is_busy(
+    live_match, alice
+) -> None:
+    """The worker thread talks to Redis itself: its news is stored even while the process's
+    event loop is held, where handing the send to that loop would wait for it."""
+    import time
+
+    import redis
+    from asgiref.sync import sync_to_async
+    from django.conf import settings
+
+    from tests.matches.helpers import commit_move, opening_play, rack_of
+
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(match_group(live_match.id), channel)
+    rack = await asyncio.to_thread(rack_of, live_match, 0)
+    # As Daphne's consumer calls it: a thread of sync_to_async's, whose async_to_sync would
+    # hand a send back to this loop.
+    committing = asyncio.ensure_future(
+        sync_to_async(commit_move, thread_sensitive=False)(
+            match_id=live_match.id,
+            member=alice,
+            move=opening_play(rack),
+            against_turn=0,
+            client_id="from-the-thread",
+        )
+    )
+    for _ in range(3):  # the call is handed to its thread; from here the loop is held
+        await asyncio.sleep(0)
+    stored = False
+    with redis.Redis.from_url(settings.REDIS_URL) as client:
+        key = layer.prefix + layer.non_local_name(channel)
+        deadline = time.monotonic() + 10
+        while not stored and time.monotonic() < deadline:  # the loop is held all along
+            stored = client.zcard(key) == 1
+            time.sleep(0.01)
+    assert stored, "the news waited for the event loop"
+    assert (await committing).accepted
+    message = await asyncio.wait_for(layer.receive(channel), 10)
+    assert [item["kind"] for item in message["items"] if item["type"] == "match.public"] == ["turn"]
+    await layer.group_discard(match_group(live_match.id), channel)
