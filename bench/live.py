@@ -462,8 +462,8 @@ own ({main["matches"] * 2} sockets). Each match replays a legal random game of i
 ({main["mix"]}; played out by `matches/engine/randomplay.py` before the clock starts, so the
 clients spend nothing on finding moves): the player to move sends the next `play`, `swap`
 or `pass` the moment the previous move's `ack` is back, through the whole path (the session
-check and `services.match_commit` in one worker-thread call, the turn and rack news on the
-channel layer, the ack).
+check and `services.match_commit` in one worker-thread call, the turn and rack news sent to
+the channel layer by that same thread, the ack).
 Counted over {main["seconds"]:.0f} s after a warm-up; a move counts when its accepted `ack`
 is back. CPU per move is each part's CPU time over the run divided by the moves accepted.
 
@@ -497,8 +497,9 @@ and `services.match_commit` together) of about ten SQL statements (the member wi
 session's data, the locked match, the receipt check, the seats locked with their members,
 one or two seat updates, the turn, the match's changed columns, the receipt, the notice),
 compiled once per thread and run again (`wordduel/prepared.py`) as server-side prepared
-statements, plus the Channels consumer and Twisted for the frames and the channel-layer
-message. `bench/commit_path.py` replays moves through that worker-thread call
+statements, and the news sent by the same thread in two Redis round trips
+(`wordduel/channel_layers.py`), plus the Channels consumer and Twisted for the frames and the
+reading of the news. `bench/commit_path.py` replays moves through that worker-thread call
 alone, in one process (section "The position kept once, and a commit's cost by turn": 0.47 ×
 the CPU of the path before prepared SQL, same machine). Section "Profile of the commit path"
 splits the whole process's time. In this run the two Daphne processes got
@@ -722,8 +723,12 @@ spectator within 121 ms.
 
 **What is left: CPU per recipient.** {floor_text} costs Daphne about
 {main["cpu_per_commit_ms"]["daphne"] * 1000 / main["spectators"]:.0f} µs of CPU (the bare
-server: {bare_us:.0f} µs): the consumer relays the frame, channels' session middleware wraps
-the send, Daphne and Autobahn frame it and Twisted writes it, all in Python. With two cores
+server: {bare_us:.0f} µs): the consumer relays the frame through its checks, our request-id
+middleware and Daphne pass the send on, and the frame, built once per message for the whole
+process (`wordduel/websocket_frames.py`), is written to the socket at once, all in Python.
+Before that frame writer Autobahn built each frame anew and Twisted queued it for the next
+turn of the loop, registering and unregistering the socket for writing: 75 µs a recipient
+against 37-42 µs with it (2026-12-01, fourth session, alternating runs). With two cores
 for both servers and the clients, {main["spectators"]:,} recipients cannot be served faster
 than their total CPU ({total_cpu:.0f} ms a commit) divided by two. The ack comes with the
 fan-out because the commit's own reply waits on the same event loop behind the deliveries.
