@@ -182,3 +182,98 @@ def test_racing_commits_from_both_tabs_of_one_seat_apply_exactly_once(live_match
         if live_match.status != Match.Status.LIVE:
             break
     assert Turn.objects.filter(match=live_match).count() <= rounds
+
+
+def _behind_the_match_lock(match: Match, *commits) -> list:
+    """Run ``commits`` (callables) in threads of their own while another transaction holds
+    the match's row lock, release it once all of them wait for it, and return their
+    outcomes in order: each then reads what the one before it committed, as it must."""
+    import concurrent.futures
+    import time
+
+    import psycopg
+
+    dsn = connection.get_connection_params()
+    holder = psycopg.connect(
+        **{key: dsn[key] for key in ("dbname", "user", "host", "port") if dsn.get(key)}
+    )
+    try:
+        holder.execute("SELECT 1 FROM matches_match WHERE id = %s FOR UPDATE", [match.pk])
+
+        def run(commit):
+            try:
+                return commit()
+            finally:
+                connection.close()
+
+        with concurrent.futures.ThreadPoolExecutor(len(commits)) as pool:
+            outcomes = []
+            for commit in commits:  # one at a time into the lock's queue, in this order
+                outcomes.append(pool.submit(run, commit))
+                waiting = len(outcomes)
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    (count,) = holder.execute(
+                        "SELECT count(*) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                    ).fetchone()
+                    if count >= waiting:
+                        break
+                    time.sleep(0.01)
+                else:
+                    raise AssertionError(f"{waiting} commits never waited for the lock")
+            holder.rollback()  # the lock goes; the queued commits take it in turn
+            return [outcome.result(timeout=30) for outcome in outcomes]
+    finally:
+        holder.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_commit_that_waited_for_the_lock_sees_the_receipt_of_the_one_before_it(
+    live_match, alice
+) -> None:
+    """The same client id sent twice at once (a resend racing the original): the second,
+    queued behind the first's lock, answers the first's answer; it is not refused as stale."""
+    move = opening_play(rack_of(live_match, 0))
+
+    def send():
+        return commit_move(
+            match_id=live_match.id, member=alice, move=move, against_turn=0, client_id="twice"
+        )
+
+    first, second = _behind_the_match_lock(live_match, send, send)
+
+    assert (first.accepted, first.replayed) == (True, False)
+    assert (second.accepted, second.replayed) == (True, True)
+    assert second.ack == first.ack
+    assert Turn.objects.filter(match=live_match).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_made_behind_the_lock_chains_to_the_turn_committed_before_it(
+    live_match, alice, bob
+) -> None:
+    """Bob's pass waits while Alice's opening commits: it chains to her turn's hash."""
+    from matches.chain import record_hash
+    from matches.integrity import match_problems
+
+    opening = opening_play(rack_of(live_match, 0))
+    alice_first, bob_next = _behind_the_match_lock(
+        live_match,
+        lambda: commit_move(
+            match_id=live_match.id, member=alice, move=opening, against_turn=0, client_id="a1"
+        ),
+        lambda: commit_move(
+            match_id=live_match.id,
+            member=bob,
+            move={"kind": "pass"},
+            against_turn=1,
+            client_id="b1",
+        ),
+    )
+
+    assert (alice_first.accepted, bob_next.accepted) == (True, True), (alice_first, bob_next)
+    first, second = Turn.objects.filter(match=live_match).order_by("number")
+    assert second.record_hash == record_hash(second, first.record_hash)
+    live_match.refresh_from_db()
+    assert match_problems(live_match) == []
