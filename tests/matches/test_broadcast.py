@@ -274,3 +274,32 @@ async def test_a_commit_publishes_its_news_from_its_own_thread_while_the_loop_is
     message = await asyncio.wait_for(layer.receive(channel), 10)
     assert [item["kind"] for item in message["items"] if item["type"] == "match.public"] == ["turn"]
     await layer.group_discard(match_group(live_match.id), channel)
+
+
+async def test_a_commits_news_goes_out_through_the_pubsub_layer_too(settings) -> None:
+    """``CHANNEL_LAYER_BACKEND=pubsub`` publishes through the event loop (it has no blocking
+    send): news published from a worker thread after a commit still arrives."""
+    from asgiref.sync import sync_to_async
+
+    from matches.events import publish_on_commit
+
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [settings.REDIS_URL], "prefix": f"{config['prefix']}-pubsub"},
+        }
+    }
+    layer = get_channel_layer()
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add(match_group(9), channel)
+        seats = [SeatView(position=0, label="First", member_id=None, name=None, score=3,
+                          rack_count=0)]  # fmt: skip
+        event = PublicEvent(9, "seat_taken", SeatsNews(seats=seats))
+        await sync_to_async(publish_on_commit, thread_sensitive=False)([event])
+        message = await asyncio.wait_for(layer.receive(channel), 10)
+        assert [item["kind"] for item in message["items"]] == ["seat_taken"]
+        await layer.group_discard(match_group(9), channel)
+    finally:
+        await layer.flush()
