@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -74,7 +75,7 @@ class NewsChannelLayer(RedisChannelLayer):
 
     # -- sending to a group ---------------------------------------------------------------
 
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+    async def group_send(self, group: str, message: Mapping[str, Any]) -> None:
         """Send ``message`` to every channel of ``group``: two round trips to each host."""
         key = self._checked_group_key(group)
         now = time.time()
@@ -86,7 +87,7 @@ class NewsChannelLayer(RedisChannelLayer):
             full = await self.connection(index).eval(STORE_IN_CHANNELS, len(keys), *keys, *args)
             self._warn_if_full(group, full)
 
-    def group_send_blocking(self, group: str, message: dict[str, Any]) -> None:
+    def group_send_blocking(self, group: str, message: Mapping[str, Any]) -> None:
         """:meth:`group_send` from a thread without an event loop, with a blocking client."""
         key = self._checked_group_key(group)
         now = time.time()
@@ -111,7 +112,7 @@ class NewsChannelLayer(RedisChannelLayer):
         return self._group_key(group)
 
     def _stores(
-        self, members: list[bytes], message: dict[str, Any], now: float
+        self, members: list[bytes], message: Mapping[str, Any], now: float
     ) -> list[tuple[int, list[bytes], list[Any]]]:
         """For each host holding some of the group's channels: its channel keys and the
         script's arguments (each key's message, as the core layer serialises it for it)."""
