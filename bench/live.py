@@ -93,12 +93,15 @@ FRAME = re.compile(r"^(?P<func>.+?) \((?P<file>[^():]+)(?::\d+)?\)$")
 
 
 #: What a sample of the server was doing, by the first marker found in its stack.
+COMMIT_ACTIVITY = "`services.match_commit` (worker thread)"
 ACTIVITIES = (
-    ("match_commit (matches/services/play.py", "`services.match_commit` (worker thread)"),
-    ("user_of_session (accounts/sessions.py", "session re-read for each frame (worker thread)"),
-    ("get_user (channels/auth.py", "session re-read for each frame (worker thread)"),
+    # (the news is published from inside the commit's call since it is sent by its thread:
+    # looked for first, so that it is counted apart)
     ("_send (matches/events.py", "publishing the events after the commit"),
     ("_send_all (matches/events.py", "publishing the events after the commit"),
+    ("match_commit (matches/services/play.py", COMMIT_ACTIVITY),
+    ("user_of_session (accounts/sessions.py", "session re-read for each frame (worker thread)"),
+    ("get_user (channels/auth.py", "session re-read for each frame (worker thread)"),
     ("_snapshot (matches/consumers.py", "connects: deadline check and snapshot"),
     ("_may_watch (matches/consumers.py", "connects: deadline check and snapshot"),
     (
@@ -143,7 +146,7 @@ def summarise_profile(path: Path, top: int = 12) -> dict[str, Any]:
         total += count
         activity = next((name for marker, name in ACTIVITIES if marker in stack), None)
         where[activity or "the event loop, threads and the rest"] += count
-        if activity == ACTIVITIES[0][1]:
+        if activity == COMMIT_ACTIVITY:
             leaf = stack.rsplit(";", 1)[-1]
             part = next((name for marker, name in INSIDE_COMMIT if marker in leaf), None)
             commit[part or "the rest (Python, services, visibility)"] += count
