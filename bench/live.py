@@ -306,6 +306,7 @@ def bench_commits(
             commit_run(layer, entries, warmup=warmup, seconds=seconds, profile=False)
         )
         runs[layer]["mix"] = moves_mix(entries)
+        runs[layer]["integrity_problems"] = integrity_problems(entries)
         print(f"commits ({layer}):", json.dumps(runs[layer]))
     if profile and layers:
         entries = prepare_matches(matches, prefix=f"p{layers[0]}")
@@ -317,6 +318,16 @@ def bench_commits(
             runs[layers[0]]["profile"] = profiled["profile"]
             runs[layers[0]]["profiled_moves_per_s"] = profiled["moves_per_s"]
     return runs
+
+
+def integrity_problems(entries: list[dict[str, Any]]) -> int:
+    """What ``manage.py check_integrity`` finds wrong in the matches a run played on (the
+    turn log, the stored position, the bag and the chain agreeing): it must be 0."""
+    from matches.integrity import integrity_report
+    from matches.models import Match
+
+    played = Match.objects.filter(pk__in=[entry["match_id"] for entry in entries])
+    return sum(len(problems) for _match, problems in integrity_report(played))
 
 
 def bench_processes(
@@ -475,7 +486,8 @@ is back. CPU per move is each part's CPU time over the run divided by the moves 
 Goal: moves/s ≥ {GOAL_COMMIT_RATIO:.2f} × pgbench `-N` TPS (that is
 {needed:,.0f} moves/s against this run's {tps:,.0f} TPS): **{verdict}** with `{chosen}`
 ({ratio:.3f}). Refused or lost commits: {main["totals"]["refused"]} refused,
-{main["totals"]["lost"]} lost (both must be 0).
+{main["totals"]["lost"]} lost (both must be 0). `check_integrity` on the matches played
+afterwards: {main.get("integrity_problems", "not run")} problems (must be 0).
 
 **The news.** A move sends three frames of news: the turn to both players and the rack to the
 mover. The last column counts the frames the players had heard when the moves stopped, and

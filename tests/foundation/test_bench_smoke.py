@@ -65,6 +65,7 @@ def test_the_commit_and_fan_out_runs_answer_every_move_and_deliver_every_frame(
     commits = parts["commits (core)"]
     assert commits["totals"]["accepted"] > 0
     assert commits["totals"]["refused"] == commits["totals"]["lost"] == 0
+    assert commits["integrity_problems"] == 0  # check_integrity on the matches it played
     # A move's news: its turn to both players, its rack to the mover.
     assert commits["news_per_move"] == pytest.approx(3.0)
     fanout = parts["fan-out (core)"]

@@ -172,5 +172,5 @@ async def test_an_answer_to_a_client_that_hung_up_meanwhile_is_dropped_quietly()
         raise SocketClosed("Attempt to send on a closed protocol")
 
     consumer.base_send = closed
-    await consumer.send(text_data="{}")
-    await consumer._send(ErrorFrame(code="server_error", message="x"))
+    await consumer._relay("{}")  # a frame of news
+    await consumer._send(ErrorFrame(code="server_error", message="x"))  # an answer
