@@ -112,8 +112,13 @@ async def close_all(sockets: list[ClientConnection], timeout: float = 20.0) -> N
 # ---------------------------------------------------------------- players
 
 
+#: The frames a move's news is (its turn to both players, its rack to the mover); a game's
+#: end adds its own (``ended``), which are not counted.
+MOVE_NEWS = frozenset({"turn", "rack"})
+
+
 class Player:
-    """One signed-in socket: routes answers to the waiting request, counts the news."""
+    """One signed-in socket: routes answers to the waiting request, counts a move's news."""
 
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
@@ -128,7 +133,7 @@ class Player:
                 waiter = self.pending.pop(frame.get("id"), None)
                 if waiter is not None and frame["type"] in {"ack", "error"}:
                     waiter.set_result(frame)
-                else:
+                elif frame["type"] in MOVE_NEWS:
                     self.news += 1
 
     async def request(self, frame: dict[str, Any]) -> dict[str, Any]:

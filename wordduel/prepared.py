@@ -14,13 +14,19 @@ Only what this needs is supported: equality parameters, model instances or a fla
 ``values_list``. A queryset that does not use every marker as a plain parameter is refused
 when it is first compiled. :class:`PreparedInsert` and :class:`PreparedUpdate` do the same
 for the path's writes: the row inserted, and the changed columns of a row updated.
+
+Inside :func:`writes_together`, those writes are held and sent as one statement (each a
+data-modifying ``WITH`` of it): a move's five rows are one round trip and one statement's
+work in psycopg and Django, not five. Any other statement on the connection first sends
+what is held, so every statement still sees the writes made before it.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import DatabaseError, connections
@@ -215,20 +221,23 @@ class PreparedInsert(_PreparedWrite):
         ]
         self._local = threading.local()
 
-    def insert(self, instance: Model) -> bool:
+    def insert(self, instance: Model) -> bool | None:
         """Insert ``instance``'s row; False (and ``instance`` left unsaved) if, with
         ``ignore_conflicts``, a unique constraint already held its values
-        (``bulk_create(ignore_conflicts=True)``'s ``ON CONFLICT DO NOTHING``)."""
+        (``bulk_create(ignore_conflicts=True)``'s ``ON CONFLICT DO NOTHING``).
+
+        Inside :func:`writes_together` the row is held and None returned: the primary key
+        is set when the held writes are sent.
+        """
         sql, params = self._sql_and_params(instance, adding=True)
+        held = _held_writes(self._using)
+        if held is not None:
+            held.hold(_Held(sql=sql, params=params, instance=instance, inserts=True))
+            return None
         with connections[self._using].cursor() as cursor:
             cursor.execute(sql, params)
             row = cursor.fetchone()
-        if row is None:
-            return False
-        instance.pk = row[0]
-        instance._state.adding = False
-        instance._state.db = self._using
-        return True
+        return _inserted(instance, row[0] if row is not None else None, self._using)
 
     def _compile(self, instance: Model) -> str:
         on_conflict = OnConflict.IGNORE if self._ignore_conflicts else None
@@ -246,7 +255,8 @@ class PreparedUpdate(_PreparedWrite):
     """``instance.save(update_fields=fields)``, with the UPDATE compiled once per thread.
 
     The values are prepared as Django prepares them; a row that is not there is an error, as
-    it is for ``save(update_fields=...)``. No signal is sent (see :class:`PreparedInsert`).
+    it is for ``save(update_fields=...)`` (inside :func:`writes_together`, when the held
+    writes are sent). No signal is sent (see :class:`PreparedInsert`).
     """
 
     def __init__(self, model: type[Model], fields: list[str], *, using: str = "default") -> None:
@@ -257,10 +267,14 @@ class PreparedUpdate(_PreparedWrite):
 
     def update(self, instance: Model) -> None:
         sql, params = self._sql_and_params(instance, adding=False)
+        params.append(instance.pk)
+        held = _held_writes(self._using)
+        if held is not None:
+            held.hold(_Held(sql=sql, params=params, instance=instance, inserts=False))
+            return
         with connections[self._using].cursor() as cursor:
-            cursor.execute(sql, [*params, instance.pk])
-            if cursor.rowcount != 1:
-                raise DatabaseError("Save with update_fields did not affect any rows.")
+            cursor.execute(sql, params)
+            _updated(cursor.rowcount)
 
     def _compile(self, instance: Model) -> str:
         query = UpdateQuery(self._model)
@@ -272,3 +286,132 @@ class PreparedUpdate(_PreparedWrite):
         if len(params) != len(self._fields) + 1:
             raise ValueError("a prepared update takes one plain parameter per field")
         return str(sql)
+
+
+def _inserted(instance: Model, pk: Any, using: str) -> bool:
+    """Mark ``instance`` saved with its new ``pk``; False if no row was written (a
+    conflict ignored)."""
+    if pk is None:
+        return False
+    instance.pk = pk
+    instance._state.adding = False
+    instance._state.db = using
+    return True
+
+
+def _updated(rowcount: int) -> None:
+    if rowcount != 1:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+# -- writes sent together -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Held:
+    """One prepared write waiting to be sent: its SQL, its values, its instance."""
+
+    sql: str
+    params: list[Any]
+    instance: Model
+    inserts: bool
+
+    @property
+    def row(self) -> tuple[str, Any]:
+        return (self.instance._meta.db_table, self.instance.pk)
+
+
+@dataclass
+class _HeldWrites:
+    """The writes held on one connection, and the wrapper that sends them before any other
+    statement runs there."""
+
+    using: str
+    writes: list[_Held] = field(default_factory=list)
+
+    def hold(self, write: _Held) -> None:
+        # One statement may change a row only once: a second update of it sends the first.
+        if not write.inserts and any(
+            not held.inserts and held.row == write.row for held in self.writes
+        ):
+            self.send()
+        self.writes.append(write)
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        """Django's execute wrapper: what is held goes first."""
+        if self.writes:
+            self.send()
+        return execute(sql, params, many, context)
+
+    def send(self) -> None:
+        """Send the held writes (one statement) and mark their instances as written."""
+        writes, self.writes = self.writes, []
+        if not writes:
+            return
+        single = len(writes) == 1  # as it is: no WITH around it
+        sql = writes[0].sql if single else _together(writes)
+        params = writes[0].params if single else [value for w in writes for value in w.params]
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, params)  # (the wrapper has nothing to send: passes it on)
+            if not single:
+                answers = list(cursor.fetchone())
+            elif writes[0].inserts:
+                row = cursor.fetchone()
+                answers = [row[0] if row is not None else None]  # None: a conflict ignored
+            else:
+                answers = [cursor.rowcount]
+        pairs = list(zip(writes, answers, strict=True))
+        for write, answer in pairs:  # a missing row fails them all, before any is marked
+            if not write.inserts:
+                _updated(answer)
+        for write, answer in pairs:
+            if write.inserts:
+                _inserted(write.instance, answer, self.using)
+
+
+def _together(writes: list[_Held]) -> str:
+    """One statement of several writes: each a ``WITH`` query, then one row saying, for each,
+    the primary key inserted (NULL for a conflict ignored) or the rows updated."""
+    parts, answers = [], []
+    for number, write in enumerate(writes):
+        name = f"w{number}"
+        if write.inserts:
+            parts.append(f"{name} AS ({write.sql})")
+            answers.append(f"(SELECT * FROM {name})")  # noqa: S608 (our names, Django's SQL)
+        else:
+            parts.append(f"{name} AS ({write.sql} RETURNING 1)")
+            answers.append(f"(SELECT count(*) FROM {name})")  # noqa: S608
+    return f"WITH {', '.join(parts)} SELECT {', '.join(answers)}"
+
+
+_holding = threading.local()
+
+
+def _held_writes(using: str) -> _HeldWrites | None:
+    return getattr(_holding, using, None)
+
+
+@contextmanager
+def writes_together(*, using: str = "default") -> Iterator[None]:
+    """Hold this thread's prepared writes on ``using`` and send them as one statement: when
+    the block ends, or before any other statement runs on the connection.
+
+    Use it inside a transaction (the rows are written there, not at the call). An exception
+    out of the block drops what is still held; the transaction it is in must roll back. A
+    block inside another joins it.
+    """
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("writes_together needs a transaction")
+    if _held_writes(using) is not None:
+        yield
+        return
+    held = _HeldWrites(using)
+    setattr(_holding, using, held)
+    try:
+        with connection.execute_wrapper(held):
+            yield
+            held.send()
+    finally:
+        held.writes.clear()
+        delattr(_holding, using)

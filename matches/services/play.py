@@ -24,7 +24,7 @@ from matches.services.errors import MoveRefused, RequestIdTaken
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.signals import turn_recorded
 from notifications import notices
-from wordduel.prepared import PreparedInsert, PreparedQuery, PreparedUpdate
+from wordduel.prepared import PreparedInsert, PreparedQuery, PreparedUpdate, writes_together
 
 #: What a move that does not end the match changes on its row.
 MOVE_FIELDS = [
@@ -115,7 +115,9 @@ def match_commit(
     member answers what it answered the first time.
     """
     refusal: MoveRefused | None = None
-    with transaction.atomic():
+    # The move's rows (the turn, the seat, the match, the notice, the receipt) are sent
+    # together, as one statement, when the block ends (wordduel/prepared.py).
+    with transaction.atomic(), writes_together():
         match = locked_match(match_id)
         seats = _SEATS_FOR_A_MOVE.fetch(
             match_id=match.pk,

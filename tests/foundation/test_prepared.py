@@ -262,3 +262,142 @@ def test_a_prepared_write_refuses_a_model_with_save_receivers(live_match) -> Non
         post_save.disconnect(receiver, sender=Seat)
     PreparedUpdate(Seat, ["score"]).update(seat)  # no receivers again: written
     assert heard == []
+
+
+# -- writes held and sent together ----------------------------------------------------------
+
+
+class _Statements:
+    """The statements run on the connection, in the order they ran (an execute wrapper,
+    outside the held writes' own: a statement is noted once it has run, after the held
+    writes it sent first)."""
+
+    def __init__(self) -> None:
+        self.sql: list[str] = []
+
+    def __call__(self, execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        self.sql.append(sql)
+        return result
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writes_held_together_are_one_statement_with_what_each_would_write(
+    live_match, alice
+) -> None:
+    from matches.models import CommitReceipt
+    from wordduel.prepared import PreparedInsert, PreparedUpdate, writes_together
+
+    receipts = PreparedInsert(CommitReceipt, ignore_conflicts=True)
+    seats = PreparedUpdate(Seat, ["rack", "score"])
+    CommitReceipt.objects.create(
+        match=live_match, member=alice, client_id="old", accepted=True, response={}
+    )
+    first, second = Seat.objects.filter(match=live_match).order_by("position")
+    new = CommitReceipt(match=live_match, member=alice, client_id="new", accepted=True, response={})
+    taken = CommitReceipt(
+        match=live_match, member=alice, client_id="old", accepted=False, response={"x": 1}
+    )
+    statements = _Statements()
+    with connection.execute_wrapper(statements), transaction.atomic(), writes_together():
+        first.rack, first.score = "ABC", 12
+        seats.update(first)
+        assert receipts.insert(new) is None  # held: no key yet
+        assert new.pk is None
+        receipts.insert(taken)
+        second.rack, second.score = "XYZ", 30
+        seats.update(second)
+        assert statements.sql == []  # nothing sent before the block ends
+    [sent] = statements.sql
+    assert sent.startswith("WITH ")
+    assert new.pk is not None
+    assert new._state.adding is False
+    assert CommitReceipt.objects.get(pk=new.pk).client_id == "new"
+    assert taken.pk is None
+    assert taken._state.adding is True
+    assert CommitReceipt.objects.get(match=live_match, client_id="old").response == {}
+    rows = {s.position: (s.rack, s.score) for s in Seat.objects.filter(match=live_match)}
+    assert rows == {0: ("ABC", 12), 1: ("XYZ", 30)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_any_other_statement_first_sends_what_is_held(live_match) -> None:
+    from wordduel.prepared import PreparedUpdate, writes_together
+
+    seats = PreparedUpdate(Seat, ["rack", "score"])
+    seat = Seat.objects.get(match=live_match, position=0)
+    statements = _Statements()
+    with connection.execute_wrapper(statements), transaction.atomic(), writes_together():
+        seat.score = 41
+        seats.update(seat)
+        assert Seat.objects.get(pk=seat.pk).score == 41  # the read sees the held write
+        assert len(statements.sql) == 2
+        assert statements.sql[0].startswith("UPDATE")
+        seat.score = 42
+        seats.update(seat)  # the same row again: sent alone when the block ends
+        seat.score = 43
+        seats.update(seat)  # a second update of one row sends the first
+    assert [sql.split()[0] for sql in statements.sql] == ["UPDATE", "SELECT", "UPDATE", "UPDATE"]
+    assert Seat.objects.get(pk=seat.pk).score == 43
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_held_write_that_fails_fails_the_block_and_the_transaction(live_match, alice) -> None:
+    from django.db import DatabaseError
+
+    from matches.models import CommitReceipt
+    from wordduel.prepared import PreparedInsert, PreparedUpdate, writes_together
+
+    receipt = CommitReceipt(
+        match=live_match, member=alice, client_id="lost", accepted=True, response={}
+    )
+
+    def insert_then_update_a_missing_row() -> None:
+        with transaction.atomic(), writes_together():
+            PreparedInsert(CommitReceipt).insert(receipt)
+            PreparedUpdate(Seat, ["score"]).update(Seat(pk=2_000_000_999, score=1))
+
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        insert_then_update_a_missing_row()
+    assert not CommitReceipt.objects.filter(client_id="lost").exists()
+    assert receipt.pk is None
+
+    kept = CommitReceipt(
+        match=live_match, member=alice, client_id="dropped", accepted=True, response={}
+    )
+
+    def insert_then_fail() -> None:
+        with transaction.atomic(), writes_together():
+            PreparedInsert(CommitReceipt).insert(kept)
+            raise RuntimeError("a bug")
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        insert_then_fail()
+    assert not CommitReceipt.objects.filter(client_id="dropped").exists()
+
+    # Nothing is left held for the thread: the next write outside a block goes at once.
+    again = CommitReceipt(
+        match=live_match, member=alice, client_id="after", accepted=True, response={}
+    )
+    with transaction.atomic():
+        assert PreparedInsert(CommitReceipt).insert(again) is True
+    assert CommitReceipt.objects.filter(client_id="after").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_writes_together_needs_a_transaction_and_an_inner_block_joins_the_outer(
+    live_match,
+) -> None:
+    from wordduel.prepared import PreparedUpdate, writes_together
+
+    with pytest.raises(TransactionManagementError, match="needs a transaction"), writes_together():
+        pass
+    seat = Seat.objects.get(match=live_match, position=1)
+    statements = _Statements()
+    with connection.execute_wrapper(statements), transaction.atomic(), writes_together():
+        with writes_together():
+            seat.score = 5
+            PreparedUpdate(Seat, ["score"]).update(seat)
+        assert statements.sql == []  # still held by the outer block
+    assert len(statements.sql) == 1
+    assert Seat.objects.get(pk=seat.pk).score == 5

@@ -277,3 +277,35 @@ def test_a_turn_made_behind_the_lock_chains_to_the_turn_committed_before_it(
     assert second.record_hash == record_hash(second, first.record_hash)
     live_match.refresh_from_db()
     assert match_problems(live_match) == []
+
+
+def test_an_accepted_move_sends_its_rows_in_one_statement(live_match, alice) -> None:
+    """The turn, the mover's seat, the match, the opponent's notice and the receipt: one
+    statement after the reads, and each row as a separate save would have left it."""
+    from notifications.models import Notice
+
+    statements: list[str] = []
+
+    def sent(execute, sql, params, many, context):
+        if not sql.startswith(("SAVEPOINT", "RELEASE SAVEPOINT")):  # (the test's transaction)
+            statements.append(sql)
+        return execute(sql, params, many, context)
+
+    move = opening_play(rack_of(live_match, 0))
+    with connection.execute_wrapper(sent):
+        outcome = commit(live_match, alice, move, client_id="together-1")
+    assert outcome.accepted, outcome.message
+    writes = [sql for sql in statements if not sql.lstrip().startswith("SELECT")]
+    assert len(writes) == 1, statements
+    assert writes[0].startswith("WITH ")
+    assert len(statements) == 4  # the match locked, its seats (and the receipt), the writes
+    live_match.refresh_from_db()
+    assert (live_match.turn_number, live_match.to_move) == (1, 1)
+    turn = Turn.objects.get(match=live_match)
+    assert turn.placement == move["tiles"]
+    receipt = CommitReceipt.objects.get(client_id="together-1")
+    assert receipt.accepted
+    assert receipt.response["turn_number"] == 1
+    assert Seat.objects.get(match=live_match, position=0).score == turn.score
+    assert Notice.objects.filter(match=live_match, turn_number=1, kind="your_move").count() == 1
+    assert_tiles_conserved(live_match)
