@@ -508,10 +508,10 @@ processes and the clients, the goal would leave Python {
         ):.1f} ms a move. The disk is not the limit (its group commit carries
 {tps:,.0f} `pgbench` transactions a second); the CPU is, and most of it is Daphne's.
 The Daphne milliseconds are Python: a move is one worker-thread call (the session check
-and `services.match_commit` together) of eight or nine SQL statements (the member with the
-live session's data, the locked match, the seats locked with their members together with the
-client id's receipt and the last turn's hash, one or two seat updates, the turn, the match's
-changed columns, the receipt, the notice),
+and `services.match_commit` together) of four SQL statements (the member with the live
+session's data; the locked match; the seats locked with their members together with the
+client id's receipt and the last turn's hash; then the move's rows, the seat, the turn, the
+match's changed columns, the notice and the receipt, written by one statement),
 compiled once per thread and run again (`wordduel/prepared.py`) as server-side prepared
 statements, and the news sent by the same thread in two Redis round trips
 (`wordduel/channel_layers.py`), plus the Channels consumer and Twisted for the frames and the

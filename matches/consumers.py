@@ -21,6 +21,7 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected as SocketClosed
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -194,6 +195,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self._stop()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """channels' dispatch, without the hop to its one synchronous thread that it makes
+        before every message to close stale database connections: this consumer never uses
+        a connection on the event loop's thread (each call in :func:`off_loop` gives its
+        own back when it ends), and under load that hop, made for every frame of every
+        socket, queued behind the others on that single thread."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Run the connection; however it ends (even cancelled), stop its work and news."""

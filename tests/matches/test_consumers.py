@@ -390,6 +390,26 @@ async def test_the_move_after_a_refusal_still_goes_through(live_match, alice, co
     assert (await alice_socket.request(pass_frame(0)))["accepted"] is True
 
 
+async def test_frames_are_answered_without_channels_hop_to_its_synchronous_thread(
+    live_match, alice, connect, monkeypatch
+):
+    """channels closes stale connections on its one synchronous thread before every message
+    it dispatches; this consumer holds none on the loop's thread, so it makes no such hop."""
+    import channels.consumer
+
+    hops: list[str] = []
+
+    async def counted() -> None:
+        hops.append("close_old_connections")
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    alice_socket, _ = await connect(live_match.id, member=alice)
+    await alice_socket.send("{broken")
+    assert (await alice_socket.next())["code"] == "bad_json"
+    assert (await alice_socket.request(pass_frame(0)))["accepted"] is True
+    assert hops == []
+
+
 # ---------------------------------------------------------------- sessions
 
 
