@@ -56,6 +56,10 @@ def test_unknown_rulesets_and_players_are_not_found(alice) -> None:
     assert client.get("/ratings/scrabble/").status_code == 404
     assert client.get("/ratings/%3Cscript%3E/").status_code == 404
     assert client.get("/players/nobody/").status_code == 404
+    # Not a username at all: a NUL byte (which PostgreSQL refuses) or a space is a 404 too.
+    assert client.get("/players/%00/").status_code == 404
+    assert client.get("/players/al%00ice/").status_code == 404
+    assert client.get("/players/al ice/").status_code == 404
 
 
 def test_the_leaderboard_ranks_settled_ratings_and_lists_provisional_ones(
