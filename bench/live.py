@@ -271,6 +271,8 @@ async def commit_run(
         news_per_move_at_stop=sum(o["news_at_stop"] for o in outcomes) / max(1, totals["accepted"]),
         news_per_move=sum(o["news"] for o in outcomes) / max(1, totals["accepted"]),
         news_late_s=max(o["news_late_s"] for o in outcomes),
+        # Matches whose players heard other than three frames a move: [id, due, heard].
+        news_short=[short for o in outcomes for short in o["news_short"]][:20],
         moves_per_s=len(samples) / seconds,
         ack_p50_ms=statistics.median(latencies),
         ack_p95_ms=percentile(latencies, 0.95),
@@ -492,9 +494,11 @@ afterwards: {main.get("integrity_problems", "not run")} problems (must be 0).
 **The news.** A move sends three frames of news: the turn to both players and the rack to the
 mover. The last column counts the frames the players had heard when the moves stopped, and
 in all once none had come for a second (waiting 30 s at most), with how long after the stop
-the last came. Three in all means none was lost; fewer at the stop means the news fell
-behind the acks while the load lasted (the `core` layer's receiving side costs four Redis
-round trips a message on the event loop, which the commits crowd: docs/PERFORMANCE.md).
+the last came. Three in all means none was lost (each match's players are also counted
+apart, and any match short of three a move is listed); fewer at the stop means the news fell
+behind the acks while the load lasted (each web process's reader takes every message waiting
+for it in one Redis round trip, `wordduel/channel_layers.py`, but shares its event loop with
+the commits: docs/PERFORMANCE.md).
 
 **What holds it back: CPU.** Every move costs {per_move:.0f} ms of CPU in all (Daphne
 {cpu["daphne"]:.0f} ms, PostgreSQL {cpu["postgres"]:.1f} ms, clients and Redis the rest), so

@@ -211,6 +211,12 @@ async def run_players(config: dict[str, Any], commands: asyncio.StreamReader) ->
         heard = sum(p.news for seats in tables for p in seats)
         if heard != news:
             news, news_seen = heard, time.monotonic()
+    # Each match's own account: three frames for each of its moves accepted.
+    short = [
+        [entry["match_id"], 3 * tally["accepted"], sum(p.news for p in seats)]
+        for entry, seats, tally in zip(matches, tables, tallies, strict=True)
+        if sum(p.news for p in seats) != 3 * tally["accepted"]
+    ]
     emit(
         {
             "samples": samples,
@@ -218,6 +224,7 @@ async def run_players(config: dict[str, Any], commands: asyncio.StreamReader) ->
             "news_at_stop": news_at_stop,
             "news": news,
             "news_late_s": news_seen - drain_started,
+            "news_short": short,
             "cpu_seconds": cpu_seconds,
         }
     )

@@ -68,6 +68,7 @@ def test_the_commit_and_fan_out_runs_answer_every_move_and_deliver_every_frame(
     assert commits["integrity_problems"] == 0  # check_integrity on the matches it played
     # A move's news: its turn to both players, its rack to the mover.
     assert commits["news_per_move"] == pytest.approx(3.0)
+    assert commits["news_short"] == []  # and so for each match
     fanout = parts["fan-out (core)"]
     assert fanout["spectators"] == 20
     assert fanout["commits"] > 0
