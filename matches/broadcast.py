@@ -18,6 +18,8 @@ pops the messages of *all* the process's channels with one blocking read; a rece
 between Redis popping a message and the client reading the reply loses that message, which
 may belong to another match. So the last watcher out stops the reader by sending it a stop
 message on its own channel, after leaving the group, and waits for it to read up to there.
+(The news layer, ``wordduel/channel_layers``, pops in a reader task of its own, so there a
+cancelled receive loses nothing; the stop keeps any other core-layer setup safe too.)
 
 The layer forgets a group member after ``group_expiry`` (a day by default), so the process
 joins the group again every quarter of that: a socket left open for days keeps its news.

@@ -1,14 +1,19 @@
-"""channels-redis's core layer, receiving a message in one Redis round trip instead of four.
+"""channels-redis's core layer, receiving what waits for the process in one Redis round trip.
 
 The core layer keeps each received message in a backup sorted set until it has been handed
 over (a script restores the backup before each blocking pop, and a cleaner task removes the
 message after it), so that a ``receive`` cancelled in the middle loses nothing: four round
-trips a message, one after another, on the receiving process's event loop. The only reader
-here is ``matches/broadcast``, which by design never cancels a receive in the middle (its
-last watcher out stops it with a message instead). Under load those four round trips were
-what bounded the news: each waits for a turn of an event loop crowded with commits, and the
-news fell seconds behind the acks (``bench/live.py``'s commit run, docs/PERFORMANCE.md).
-So this layer pops the message and is done.
+trips a message, one after another, on the receiving process's event loop, and for each
+message a lock taken and two tasks made and cancelled. Under load that was what bounded the
+news: each round trip waits for a turn of an event loop crowded with commits, and the news
+fell seconds behind the acks (``bench/live.py``'s commit run, docs/PERFORMANCE.md).
+
+So in this layer one reader task per event loop pops the process's messages (all its
+channels share one Redis key): every message waiting, up to :data:`POP_AT_ONCE`, in one
+``ZPOPMIN``, or, when none waits, the next with a blocking ``BZPOPMIN``; and it hands each to
+its channel's queue in this process. A ``receive`` only waits on that queue, so cancelling one
+loses nothing. If the reader fails (Redis gone), every channel's next ``receive`` raises its
+error, and the receive after that starts a new reader.
 
 A group send is two round trips instead of four: the group's expired members dropped and
 its channels read in one pipeline, then one script that, for each channel, drops its
@@ -24,9 +29,11 @@ the next turn.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +42,13 @@ from channels_redis.core import RedisChannelLayer
 from redis import sentinel
 
 logger = logging.getLogger(__name__)
+
+#: The most messages one pop takes off the process's key.
+POP_AT_ONCE = 100
+#: How long one blocking pop waits. A reader is never cancelled while it waits (Redis may
+#: have popped a message for it), so a receive cancelled meanwhile leaves it waiting for up
+#: to this long before it sees that nobody is waiting any more and ends.
+READER_WAIT_SECONDS = 1.0
 
 #: KEYS: the channels' keys; ARGV: their messages, their capacities, then the time now, the
 #: layer's expiry, and the cut-off before which a stored message has expired. Returns how
@@ -60,13 +74,28 @@ class NewsChannelLayer(RedisChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._blocking_clients: dict[int, redis.Redis] = {}
+        self._readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _ProcessReader] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        """The next message of ``channel``. A process channel's (``...!...``) comes from
+        this loop's reader; any other's as the core layer receives it."""
+        if "!" not in channel:
+            return await super().receive(channel)
+        if not self.require_valid_channel_name(channel):
+            raise ValueError(f"invalid channel name {channel!r}")
+        loop = asyncio.get_running_loop()
+        reader = self._readers.get(loop)
+        if reader is None:
+            if any(other.running() for other in self._readers.values()):
+                raise RuntimeError("Two event loops are trying to receive() on one layer at once!")
+            reader = self._readers[loop] = _ProcessReader(self)
+        return await reader.receive(channel)
 
     async def _brpop_with_clean(self, index: int, channel: str, timeout: float) -> Any:
-        """The oldest message of ``channel``, waiting up to ``timeout``; None if none came.
-
-        No backup copy: a pop cancelled before its reply was read loses that message (the
-        broadcast's readers are not cancelled mid-receive; a client that misses a turn's
-        news sees the gap at the next one and resyncs)."""
+        """(A channel that is not the process's, as the core layer reads it, without its
+        backup copy.)"""
         result = await self.connection(index).bzpopmin(channel, timeout=timeout)
         return None if result is None else result[1]
 
@@ -100,7 +129,11 @@ class NewsChannelLayer(RedisChannelLayer):
             self._warn_if_full(group, full)
 
     async def close_pools(self) -> None:
-        """The core layer's pools, and the blocking clients' connections, closed."""
+        """This loop's reader stopped; the core layer's pools, and the blocking clients'
+        connections, closed."""
+        reader = self._readers.pop(asyncio.get_running_loop(), None)
+        if reader is not None:
+            await reader.stop()
         await super().close_pools()
         for client in self._blocking_clients.values():
             client.connection_pool.disconnect()
@@ -156,6 +189,94 @@ class NewsChannelLayer(RedisChannelLayer):
 
 
 _blocking_clients_made = threading.Lock()
+
+
+class _ReaderFailed:
+    """Put in a channel's queue when the reader failed: its receive raises ``error``."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class _ProcessReader:
+    """One event loop's reader of the process's key, and its channels' queues."""
+
+    def __init__(self, layer: NewsChannelLayer) -> None:
+        self.layer = layer
+        self.loop = asyncio.get_running_loop()
+        self.queues: dict[str, asyncio.Queue[Any]] = {}
+        self.task: asyncio.Task[None] | None = None
+        #: The receives waiting now: with none, the reader ends when it finds nothing more.
+        self.waiting = 0
+
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done() and not self.loop.is_closed()
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        queue = self.queues.get(channel)
+        if queue is None:
+            queue = self.queues[channel] = asyncio.Queue(self.layer.capacity)
+        if queue.empty() and not self.running():
+            self.task = self.loop.create_task(self._read(self.layer.non_local_name(channel)))
+        self.waiting += 1
+        try:
+            item = await queue.get()
+        finally:
+            self.waiting -= 1
+        if queue.empty():  # (as the core layer: a channel with nothing waiting keeps no queue)
+            self.queues.pop(channel, None)
+        if isinstance(item, _ReaderFailed):
+            raise item.error
+        return item
+
+    async def stop(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+
+    async def _read(self, process_channel: str) -> None:
+        layer = self.layer
+        key = layer.prefix + process_channel
+        connection = layer.connection(layer.consistent_hash(process_channel))
+        try:
+            while True:
+                popped = await connection.zpopmin(key, POP_AT_ONCE)
+                if not popped:
+                    if not self.waiting:
+                        return  # nobody to wait for: the next receive starts a reader
+                    waited = await connection.bzpopmin(key, timeout=READER_WAIT_SECONDS)
+                    if waited is None:
+                        continue
+                    popped = [(waited[1], waited[2])]
+                for content, _score in popped:
+                    self._hand_over(layer.deserialize(content))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - Redis gone: each channel hears at its receive
+            logger.warning("the news reader lost Redis: %s", error)
+            for queue in self.queues.values():
+                _put(queue, _ReaderFailed(error))
+
+    def _hand_over(self, message: dict[str, Any]) -> None:
+        """Into the queue of each channel of this process the message is for."""
+        channels = message.pop("__asgi_channel__", None)
+        for channel in channels if isinstance(channels, list) else [channels]:
+            if channel is None:
+                logger.warning("a message for the process with no channel: dropped")
+                continue
+            queue = self.queues.get(channel)
+            if queue is None:
+                queue = self.queues[channel] = asyncio.Queue(self.layer.capacity)
+            _put(queue, message)
+
+
+def _put(queue: asyncio.Queue[Any], item: Any) -> None:
+    """Put ``item`` last; a queue at capacity (a channel nobody reads) drops its oldest, as
+    the core layer's buffer does, so that it does not grow without end."""
+    if queue.full():
+        queue.get_nowait()
+        logger.warning("a channel's queue is at capacity: its oldest message dropped")
+    queue.put_nowait(item)
 
 
 def _blocking_pool(host: dict[str, Any]) -> redis.ConnectionPool:

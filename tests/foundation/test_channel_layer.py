@@ -10,11 +10,12 @@ import time
 from collections.abc import AsyncIterator
 
 import pytest
+import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 from redis import asyncio as aioredis
 
-from wordduel.channel_layers import NewsChannelLayer
+from wordduel.channel_layers import POP_AT_ONCE, NewsChannelLayer
 
 
 def _prefix(suffix: str) -> str:
@@ -73,11 +74,13 @@ async def test_a_groups_messages_arrive_in_order_and_leave_no_backup_behind() ->
             await asyncio.sleep(0.2)  # (the core layer's cleaner tasks, now empty, have run)
         assert heard_first == [0, 1, 2, 3, 4]
         assert heard_second == [0, 1, 2, 3, 4, 99]
-        # What Redis was asked while they were received: one pop a message, no backup set
-        # written, restored or cleaned (the core layer's EVAL, ZADD and ZPOPMIN of "$inflight").
-        # Six messages: a process's channels share one key, so a group message for both of
-        # them is stored (and popped) once.
-        assert [c.split()[0].upper() for c in commands] == ["BZPOPMIN"] * 6
+        # What Redis was asked while they were received: the six messages waiting (a
+        # process's channels share one key, so a group message for both of them is stored
+        # and popped once) in one pop, then one more look that found none, and with nobody
+        # left waiting, no blocking wait; no backup set written, restored or cleaned (the
+        # core layer's EVAL, ZADD and ZPOPMIN of "$inflight").
+        assert [c.split()[0].upper() for c in commands] == ["ZPOPMIN", "ZPOPMIN"]
+        assert commands[0].split()[-1].strip('"') == str(POP_AT_ONCE)
         with pytest.raises(TimeoutError):  # nothing more, and nothing twice
             await asyncio.wait_for(layer.receive(first), 0.5)
     finally:
@@ -179,5 +182,49 @@ async def test_expired_members_and_messages_are_dropped_as_the_core_layer_drops_
         with pytest.raises(TimeoutError):
             await asyncio.wait_for(layer.receive(current), 0.5)
     finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+async def test_a_receive_cancelled_loses_nothing() -> None:
+    layer = NewsChannelLayer(hosts=[settings.REDIS_URL], prefix=_prefix("cancel"))
+    try:
+        channel = await layer.new_channel()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(channel), 0.2)  # cancelled while it waits
+        await layer.send(channel, {"type": "match.news", "number": 1})
+        await layer.send(channel, {"type": "match.news", "number": 2})
+        assert (await asyncio.wait_for(layer.receive(channel), 5))["number"] == 1
+        assert (await asyncio.wait_for(layer.receive(channel), 5))["number"] == 2
+    finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+async def test_a_reader_that_loses_redis_tells_the_receive_and_the_next_one_reads_again() -> None:
+    """Redis drops the reader's connection while it waits: the waiting receive raises (so
+    the broadcast closes its sockets for a resync), and the next receive reads again."""
+    name = f"news-reader-{time.monotonic_ns()}"
+    layer = NewsChannelLayer(
+        hosts=[{"address": settings.REDIS_URL, "client_name": name}], prefix=_prefix("lost")
+    )
+    admin = aioredis.Redis.from_url(settings.REDIS_URL)
+    try:
+        channel = await layer.new_channel()
+        waiting = asyncio.ensure_future(layer.receive(channel))
+        for _ in range(50):  # until the reader is blocked in its pop
+            clients = await admin.client_list()
+            blocked = [c for c in clients if c["name"] == name and c["cmd"] == "bzpopmin"]
+            if blocked:
+                break
+            await asyncio.sleep(0.1)
+        assert blocked, "the reader never waited on Redis"
+        await admin.client_kill_filter(_id=blocked[0]["id"])
+        with pytest.raises(redis.exceptions.ConnectionError):
+            await asyncio.wait_for(waiting, 5)
+        await layer.send(channel, {"type": "match.news", "number": 7})
+        assert (await asyncio.wait_for(layer.receive(channel), 5))["number"] == 7
+    finally:
+        await admin.aclose()
         await layer.flush()
         await layer.close_pools()
