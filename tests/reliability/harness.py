@@ -138,10 +138,13 @@ def backends_of(application_name: str) -> list[int]:
 
 
 def terminate_backend(pid: int) -> bool:
-    """``pg_terminate_backend`` on one backend, refused unless it is of this test database."""
+    """``pg_terminate_backend`` on one backend, refused unless it is of this test database;
+    True once the backend has ended (waiting up to 5 s: without the wait the function returns
+    as soon as it has signalled, and a client may use the connection before its backend has
+    gone and said so, which no health check can see coming)."""
     with connect_test_database() as conn:
         row = conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
             "WHERE pid = %s AND datname = current_database()",
             [pid],
         ).fetchone()
