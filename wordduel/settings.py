@@ -152,7 +152,11 @@ if DATABASE_URL:
         prepare_threshold=None if DB_PREPARE_THRESHOLD == "off" else int(DB_PREPARE_THRESHOLD),
     )
 else:
-    _database = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
+    # The quick start (`make run`): a file in the checkout unless SQLITE_PATH names another.
+    _database = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3"),
+    }
 DATABASES = {"default": _database}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
