@@ -27,6 +27,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import Any
 
 from django.db import DatabaseError, connections
@@ -48,8 +49,9 @@ class _Compiled:
     connection, whose converters it applies)."""
 
     sql: str
-    #: For each SQL parameter: the name of the value that fills it.
-    slots: tuple[str, ...]
+    #: For each SQL parameter: the name of the value that fills it, and how the database
+    #: wants it, when Django adapts it as it compiles (a datetime, on SQLite).
+    slots: tuple[tuple[str, Callable[[Any], Any] | None], ...]
     compiler: Any
     converters: Any
     flat: bool
@@ -89,7 +91,11 @@ class PreparedQuery:
                 "select_for_update cannot be used outside of a transaction."
             )
         with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, [values[slot] for slot in compiled.slots])
+            params = [
+                values[name] if adapt is None else adapt(values[name])
+                for name, adapt in compiled.slots
+            ]
+            cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
         if compiled.converters:
             rows = list(compiled.compiler.apply_converters(rows, compiled.converters))
@@ -115,13 +121,19 @@ class PreparedQuery:
             raise TypeError("a prepared query yields model instances or a flat values_list")
         compiler = queryset.query.get_compiler(using=self._using)
         sql, params = compiler.as_sql()
+        ops = connections[self._using].ops
         slots = []
         for param in params:
-            names = [name for name, marker in self._markers.items() if marker == param]
-            if len(names) != 1:
+            found = [
+                (name, adapt)
+                for name, marker in self._markers.items()
+                for form, adapt in _forms(marker, ops)
+                if form == param
+            ]
+            if len(found) != 1:
                 raise ValueError(f"parameter {param!r} is not exactly one marker")
-            slots.append(names[0])
-        if set(slots) != self._markers.keys():
+            slots.append(found[0])
+        if {name for name, _ in slots} != self._markers.keys():
             raise ValueError("every marker must be a parameter of the compiled SQL")
         fields = [column for column, _sql, _alias in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
@@ -137,6 +149,18 @@ class PreparedQuery:
             locks=queryset.query.select_for_update,
             build=build,
         )
+
+
+def _forms(marker: Any, ops: Any) -> list[tuple[Any, Callable[[Any], Any] | None]]:
+    """How a marker may appear among the compiled parameters: as itself, or as the backend
+    adapts a date or time while compiling (SQLite's backend turns them into text; PostgreSQL's
+    keeps them), with the adapter to apply to the call's values."""
+    forms: list[tuple[Any, Callable[[Any], Any] | None]] = [(marker, None)]
+    if isinstance(marker, datetime):
+        forms.append((ops.adapt_datetimefield_value(marker), ops.adapt_datetimefield_value))
+    elif isinstance(marker, date):
+        forms.append((ops.adapt_datefield_value(marker), ops.adapt_datefield_value))
+    return [forms[0], *(form for form in forms[1:] if form[0] != marker)]
 
 
 def _row_builder(compiler: Any, db: str) -> Callable[[tuple[Any, ...]], Model]:

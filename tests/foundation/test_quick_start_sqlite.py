@@ -45,3 +45,28 @@ def test_make_runs_set_up_commands_finish_on_sqlite(tmp_path: Path) -> None:
         [(receipts,)] = db.execute("SELECT count(*) FROM matches_commitreceipt WHERE accepted")
     assert turns > 0
     assert receipts == turns  # every move committed through match_commit, each row written
+
+    # A signed-in member's pages: the session is read back from SQLite by its prepared query.
+    signed_in = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", SIGNED_IN_PAGES],
+        cwd=ROOT,
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert signed_in.returncode == 0, signed_in.stderr[-3000:]
+    assert signed_in.stdout.split() == ["200", "200", "200"], signed_in.stdout
+
+
+SIGNED_IN_PAGES = """
+from django.test import Client
+from accounts.models import Member
+from matches.models import Match
+client = Client()
+client.force_login(Member.objects.get(username="alice"))
+match = Match.objects.filter(seats__member__username="alice").first()
+for path in ("/", "/players/alice/", f"/matches/{match.pk}/"):
+    print(client.get(path).status_code)
+"""
