@@ -16,6 +16,21 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
+def _manage(*args: str, env: dict[str, str]) -> str:
+    """``manage.py *args`` in the quick start's environment; its output, once it succeeded."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, f"{args}: {done.stderr[-3000:]}"
+    return done.stdout
+
+
 def test_make_runs_set_up_commands_finish_on_sqlite(tmp_path: Path) -> None:
     database = tmp_path / "quick-start.sqlite3"
     env = {
@@ -24,22 +39,9 @@ def test_make_runs_set_up_commands_finish_on_sqlite(tmp_path: Path) -> None:
         if name not in {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"}
     }
     env.update(DEBUG="1", SQLITE_PATH=str(database))
-    for command in (
-        ["migrate", "--noinput"],
-        ["demo", "--if-empty"],
-        ["demo_ratings", "--if-empty"],
-    ):
-        done = subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=ROOT,
-            env=env,
-            check=False,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert done.returncode == 0, f"{command}: {done.stderr[-3000:]}"
-    assert "Rated season played" in done.stdout
+    _manage("migrate", "--noinput", env=env)
+    _manage("demo", "--if-empty", env=env)
+    assert "Rated season played" in _manage("demo_ratings", "--if-empty", env=env)
     with sqlite3.connect(database) as db:
         [(turns,)] = db.execute("SELECT count(*) FROM matches_turn")
         [(receipts,)] = db.execute("SELECT count(*) FROM matches_commitreceipt WHERE accepted")
@@ -47,17 +49,8 @@ def test_make_runs_set_up_commands_finish_on_sqlite(tmp_path: Path) -> None:
     assert receipts == turns  # every move committed through match_commit, each row written
 
     # A signed-in member's pages: the session is read back from SQLite by its prepared query.
-    signed_in = subprocess.run(
-        [sys.executable, "manage.py", "shell", "--no-imports", "-c", SIGNED_IN_PAGES],
-        cwd=ROOT,
-        env=env,
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert signed_in.returncode == 0, signed_in.stderr[-3000:]
-    assert signed_in.stdout.split() == ["200", "200", "200"], signed_in.stdout
+    pages = _manage("shell", "--no-imports", "-c", SIGNED_IN_PAGES, env=env)
+    assert pages.split() == ["200", "200", "200"], pages
 
 
 SIGNED_IN_PAGES = """
