@@ -50,21 +50,35 @@ def away_spans(*, member_id: int, tournament_id: int, after: datetime) -> list[S
     return list(rows)
 
 
+def can_pause(match: Match) -> bool:
+    """Whether a vacation can move the deadline of the turn now to play: only a live
+    tournament match's mover's (the allowance is the tournament's), in a turn with one."""
+    return (
+        match.turn_deadline_at is not None
+        and match.turn_started_at is not None
+        and match.status == Match.Status.LIVE
+        and match.tournament_id is not None
+        and match.to_move is not None
+    )
+
+
+def turn_deadline_paused(match: Match, mover_away: Iterable[Span]) -> datetime | None:
+    """The deadline of the turn now to play, later by ``mover_away`` (the mover's vacations
+    charged to the match's tournament that end after the turn began)."""
+    deadline, started = match.turn_deadline_at, match.turn_started_at
+    if not can_pause(match) or deadline is None or started is None:
+        return deadline
+    return paused_deadline(deadline=deadline, turn_started_at=started, away=mover_away)
+
+
 def effective_turn_deadline(match: Match, seats: list[Seat] | None = None) -> datetime | None:
     """The deadline of the turn now to play, later by the mover's vacation within the turn.
 
-    Only a live tournament match's mover pauses (the allowance is the tournament's).
     ``seats`` saves a query when the caller holds them.
     """
-    deadline, started = match.turn_deadline_at, match.turn_started_at
-    if (
-        deadline is None
-        or started is None
-        or match.status != Match.Status.LIVE
-        or match.tournament_id is None
-        or match.to_move is None
-    ):
-        return deadline
+    started, tournament_id = match.turn_started_at, match.tournament_id
+    if not can_pause(match) or started is None or tournament_id is None:
+        return match.turn_deadline_at
     if seats is not None:
         mover_id = next((s.member_id for s in seats if s.position == match.to_move), None)
     else:
@@ -74,6 +88,6 @@ def effective_turn_deadline(match: Match, seats: list[Seat] | None = None) -> da
             .first()
         )
     if mover_id is None:
-        return deadline
-    away = away_spans(member_id=mover_id, tournament_id=match.tournament_id, after=started)
-    return paused_deadline(deadline=deadline, turn_started_at=started, away=away)
+        return match.turn_deadline_at
+    away = away_spans(member_id=mover_id, tournament_id=tournament_id, after=started)
+    return turn_deadline_paused(match, away)

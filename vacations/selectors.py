@@ -1,7 +1,8 @@
-"""Reads for the vacation pages and the match page's notice (no writes)."""
+"""Reads for the vacation pages, and the time away the core reads with a match (no writes)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -9,8 +10,10 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.db.models import QuerySet
 
-from matches.models import Match, Tournament
+from matches.away import AwaySpell, TimeAway
+from matches.models import Match, Seat, Tournament
 from vacations.models import Vacation, VacationAllowance
+from vacations.pauses import turn_deadline_paused
 
 LIVE_OR_SCHEDULED = (Match.Status.SCHEDULED, Match.Status.LIVE)
 
@@ -40,6 +43,10 @@ def allowance_of(tournament: Tournament) -> int:
 
 def active_vacations(member_id: int) -> QuerySet[Vacation]:
     return Vacation.objects.filter(member_id=member_id, cancelled_at__isnull=True)
+
+
+def active_vacations_among(member_ids: Iterable[int]) -> QuerySet[Vacation]:
+    return Vacation.objects.filter(member_id__in=list(member_ids), cancelled_at__isnull=True)
 
 
 def days_used(member_id: int, tournament: Tournament) -> int:
@@ -106,17 +113,47 @@ def vacation_lines(member_id: int, now: datetime) -> list[VacationLine]:
     return lines
 
 
-def away_in_match(
-    match: Match, seat_members: dict[int, int], now: datetime
-) -> list[tuple[int, Vacation]]:
-    """(position, vacation) for each seated member's vacation in this tournament match that
-    has not ended: what the match page tells every viewer (a vacation is not secret)."""
+def time_away(match: Match, seats: Sequence[Seat], now: datetime) -> TimeAway:
+    """The players' vacations as a match's snapshot carries them, in one query: each seated
+    member's vacation in this tournament match that has not ended (what every viewer is
+    told: a vacation is not secret), and the turn deadline the mover's days away pause
+    (:mod:`vacations.pauses`). The core's one reader of time away (``matches.away``),
+    registered in :class:`vacations.apps.VacationsConfig`."""
     if match.tournament_id is None or match.status not in LIVE_OR_SCHEDULED:
-        return []
-    found: list[tuple[int, Vacation]] = []
-    for position, member_id in sorted(seat_members.items()):
-        for vacation in active_vacations(member_id).filter(
-            tournaments__id=match.tournament_id, ends_at__gt=now
-        ):
-            found.append((position, vacation))
-    return found
+        return TimeAway(spells=(), turn_deadline_at=match.turn_deadline_at)
+    positions = {seat.member_id: seat.position for seat in seats if seat.member_id is not None}
+    started = match.turn_started_at
+    # Ending after now (a notice) or after the turn began (a pause), whichever is earlier.
+    since = min(now, started) if started is not None else now
+    vacations = list(
+        active_vacations_among(positions).filter(
+            tournaments__id=match.tournament_id, ends_at__gt=since
+        )
+    )
+    spells = sorted(
+        (
+            (positions[vacation.member_id], vacation.starts_at, vacation.pk, vacation)
+            for vacation in vacations
+            if vacation.ends_at > now
+        ),
+        key=lambda spell: spell[:3],
+    )
+    mover_away = [
+        (vacation.starts_at, vacation.ends_at)
+        for vacation in vacations
+        if positions[vacation.member_id] == match.to_move
+        and started is not None
+        and vacation.ends_at > started
+    ]
+    return TimeAway(
+        spells=tuple(
+            AwaySpell(
+                position=position,
+                first_day=vacation.first_day,
+                last_day=vacation.last_day,
+                away_now=vacation.starts_at <= now,
+            )
+            for position, _, _, vacation in spells
+        ),
+        turn_deadline_at=turn_deadline_paused(match, mover_away),
+    )

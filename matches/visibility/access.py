@@ -15,7 +15,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
+from django.utils import timezone
 
+from matches import away
+from matches.away import TimeAway
 from matches.models import Match, Seat, Turn
 
 if TYPE_CHECKING:
@@ -128,11 +131,14 @@ def can_rotate_key(match: Match, viewer: Viewer) -> bool:
 @dataclass(frozen=True)
 class MatchAccess:
     """A match as one viewer may see it, read as one moment: the row, its seats (with their
-    members) and its move log all come from the same snapshot of the database."""
+    members), its move log and the players' time away (:mod:`matches.away`) all come from
+    the same snapshot of the database. Everything a view of the match shows is here, so
+    the payloads built from it make no query (a socket builds them on the event loop)."""
 
     match: Match
     seats: list[Seat]
     turns: list[Turn]
+    away: TimeAway
     viewer: Viewer
 
     @property
@@ -140,8 +146,8 @@ class MatchAccess:
         return self.viewer.role
 
 
-def _read_consistently(match_id: int) -> tuple[Match, list[Seat], list[Turn]]:
-    """Match, seats and turns in one transaction that sees a single snapshot.
+def _read_consistently(match_id: int) -> tuple[Match, list[Seat], list[Turn], TimeAway]:
+    """Match, seats, turns and time away in one transaction that sees a single snapshot.
 
     On PostgreSQL: REPEATABLE READ, READ ONLY, without the row lock, so a reader neither
     waits for a commit nor makes one wait, and never sees a move without its scores.
@@ -156,7 +162,8 @@ def _read_consistently(match_id: int) -> tuple[Match, list[Seat], list[Turn]]:
             raise MatchNotFound(match_id)
         seats = list(Seat.objects.select_related("member").filter(match=match).order_by("position"))
         turns = list(Turn.objects.filter(match=match).order_by("number"))
-    return match, seats, turns
+        time_away = away.read(match, seats, now=timezone.now())
+    return match, seats, turns, time_away
 
 
 def access_match(*, user: Member | Any, match_id: int, key: str | None) -> MatchAccess:
@@ -173,8 +180,8 @@ def access_match(*, user: Member | Any, match_id: int, key: str | None) -> Match
         match_apply_deadlines(match_id=match_id)
     except Match.DoesNotExist:
         raise MatchNotFound(match_id) from None
-    match, seats, turns = _read_consistently(match_id)
+    match, seats, turns, time_away = _read_consistently(match_id)
     viewer = viewer_for(match, user, key, seats=seats)
     if not can_watch(match, viewer):
         raise MatchHidden(match_id)
-    return MatchAccess(match=match, seats=seats, turns=turns, viewer=viewer)
+    return MatchAccess(match=match, seats=seats, turns=turns, away=time_away, viewer=viewer)

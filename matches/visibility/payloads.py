@@ -3,6 +3,10 @@
 A rack's letters go only to the seat that holds them; the tiles a swap returned only to the
 swapper; the bag's contents, order and seed to nobody (the seed only after the game, for
 verification). Every builder takes the rows it needs, so what it shows is what was read.
+
+:func:`match_view` builds from a :class:`MatchAccess` alone, without a query: a socket builds
+it on the event loop. The news (:func:`public_match`, :func:`turn_news`) is built by the
+services under the match lock, and reads the players' time away in their transaction.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from collections import Counter
 
 from django.utils import timezone
 
+from matches import away
+from matches.away import TimeAway
 from matches.engine import BLANK, get_ruleset
 from matches.models import Match, Seat, Turn
 from matches.position import adjustments_of
@@ -34,8 +40,6 @@ from matches.schemas import (
     WordView,
 )
 from matches.visibility.access import MatchAccess, Viewer, can_share
-from vacations.pauses import effective_turn_deadline
-from vacations.selectors import away_in_match
 
 
 def seat_name(seat: Seat) -> str | None:
@@ -126,11 +130,15 @@ def final_score(match: Match, seats: list[Seat]) -> FinalScore | None:
 
 
 def public_match(match: Match, seats: list[Seat], turns: list[Turn]) -> PublicMatch:
-    """Everything about the match that everyone who may watch it may see."""
-    return PublicMatch(**_public_fields(match, seats, turns))
+    """Everything about the match that everyone who may watch it may see (the news of its
+    opening: built by a service, which holds the rows; the time away is read here)."""
+    time_away = away.read(match, seats, now=timezone.now())
+    return PublicMatch(**_public_fields(match, seats, turns, time_away))
 
 
-def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[str, object]:
+def _public_fields(
+    match: Match, seats: list[Seat], turns: list[Turn], time_away: TimeAway
+) -> dict[str, object]:
     return {
         "match_id": match.id,
         "name": match.name,
@@ -144,7 +152,7 @@ def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[s
         "kickoff_at": match.kickoff_at,
         "no_show_at": match.no_show_at,
         # The deadline the clock applies: later by the mover's declared vacation, if any.
-        "turn_deadline_at": effective_turn_deadline(match, seats),
+        "turn_deadline_at": time_away.turn_deadline_at,
         "turn_number": match.turn_number,
         "to_move": match.to_move,
         "bag_count": match.bag_count,
@@ -154,24 +162,22 @@ def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[s
         "bag_seed": match.bag_seed if match.is_over else None,
         "seats": seat_views(seats),
         "final_score": final_score(match, seats),
-        "away": away_notices(match, seats),
+        "away": away_notices(seats, time_away),
     }
 
 
-def away_notices(match: Match, seats: list[Seat]) -> list[AwayNotice]:
-    """The players' declared vacations in this tournament match that have not ended."""
-    members = {seat.position: seat.member_id for seat in seats if seat.member_id is not None}
+def away_notices(seats: list[Seat], time_away: TimeAway) -> list[AwayNotice]:
+    """The players' declared days away in this match that have not ended."""
     names = {seat.position: seat_name(seat) or seat.get_position_display() for seat in seats}
-    now = timezone.now()
     return [
         AwayNotice(
-            position=position,
-            name=names[position],
-            first_day=vacation.first_day,
-            last_day=vacation.last_day,
-            away_now=vacation.starts_at <= now,
+            position=spell.position,
+            name=names[spell.position],
+            first_day=spell.first_day,
+            last_day=spell.last_day,
+            away_now=spell.away_now,
         )
-        for position, vacation in away_in_match(match, members, now)
+        for spell in time_away.spells
     ]
 
 
@@ -212,10 +218,11 @@ def unseen_tiles(ruleset: str, board: list[str], rack: list[str] | None) -> Unse
 
 def match_view(access: MatchAccess) -> MatchView:
     """The public facts plus, for a seated viewer, their own rack, the tiles this viewer has
-    not seen (counts), and the share link for those who may copy it."""
+    not seen (counts), and the share link for those who may copy it: from ``access`` alone,
+    with no query (the socket builds it on the event loop)."""
     match, viewer = access.match, access.viewer
     shared = can_share(match, viewer)
-    public = PublicMatch(**_public_fields(match, access.seats, access.turns))
+    public = PublicMatch(**_public_fields(match, access.seats, access.turns, access.away))
     rack = own_rack(access.seats, viewer)
     return MatchView(
         **dict(public),
@@ -229,13 +236,15 @@ def match_view(access: MatchAccess) -> MatchView:
 
 def turn_news(match: Match, turn: Turn, seats: list[Seat], *, previous_hash: str) -> TurnNews:
     """The public news of one move: the move (with its link in the chain: the turn before's
-    record hash), totals, counts, who is next and until when."""
+    record hash), totals, counts, who is next and until when (built by the commit service,
+    under the match lock: the deadline a vacation pauses is read in its transaction)."""
+    time_away = away.read(match, seats, now=timezone.now())
     return TurnNews(
         move=move_view(turn, previous_hash),
         turn_number=match.turn_number,
         to_move=match.to_move,
         bag_count=match.bag_count,
-        turn_deadline_at=effective_turn_deadline(match, seats),  # a vacation pauses it
+        turn_deadline_at=time_away.turn_deadline_at,  # a vacation pauses it
         seats=seat_views(seats),
     )
 
