@@ -15,6 +15,9 @@ from accounts.models import Member
 from matches import services
 from matches.models import Match
 
+#: The live server (``web_server``, ``live_server_url``) for the tests that need one.
+pytest_plugins = ["tests.live_server"]
+
 _names = itertools.count(1)
 
 

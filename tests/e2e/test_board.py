@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from django.contrib.sessions.models import Session
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
@@ -33,6 +33,7 @@ from matches.engine import get_ruleset
 from matches.engine.randomplay import AnagramIndex, find_play
 from matches.models import Match, Seat, Turn
 from matches.visibility.payloads import board_rows
+from tests.e2e.browser import expect
 from tests.e2e.conftest import PHONE
 from tests.matches.helpers import (
     assert_tiles_conserved,

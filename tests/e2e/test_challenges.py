@@ -4,10 +4,10 @@ in a browser of her own, and both land on the live board (plain form posts, then
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from challenges.models import Challenge
 from matches.models import Match
+from tests.e2e.browser import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

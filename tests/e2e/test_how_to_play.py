@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
+from tests.e2e.browser import expect
 from tests.e2e.conftest import PHONE
 from wordduel import guide
 

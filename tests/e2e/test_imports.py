@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 
 from imports.models import ImportedGame
+from tests.e2e.browser import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,10 +14,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from matches.engine import get_ruleset
 from matches.models import Match, Turn
+from tests.e2e.browser import expect
 from tests.e2e.conftest import PHONE
 from tests.e2e.test_board import cell, commit, legal_play, match_url, square, trade_in
 from tests.matches.helpers import rack_of

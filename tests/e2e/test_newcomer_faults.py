@@ -15,13 +15,14 @@ from typing import Any
 import pytest
 from django.contrib.sessions.models import Session
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import services
 from matches.engine import Pass, best_play, get_ruleset, legal_plays
 from matches.models import Match, Seat
+from tests.e2e.browser import expect
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.test_board import (
     STAGED,

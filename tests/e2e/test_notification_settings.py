@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_settings_page_saves(open_page, make_member):
-    from playwright.sync_api import expect
+    from tests.e2e.browser import expect
 
     member = make_member("carla")
     page = open_page("/notifications/settings/", member, wait=False)
@@ -43,7 +43,7 @@ def test_the_settings_page_saves(open_page, make_member):
 
 
 def test_a_bad_value_is_refused_on_the_page(open_page, make_member):
-    from playwright.sync_api import expect
+    from tests.e2e.browser import expect
 
     member = make_member("dora")
     page = open_page("/notifications/settings/", member, wait=False)

@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import expect
 
 from matches.models import Match, OrganiserAction
+from tests.e2e.browser import expect
 from tests.e2e.test_board import match_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

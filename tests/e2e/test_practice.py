@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from playwright.sync_api import expect
 
 from matches import visibility
 from matches.computer import computer_move
@@ -18,6 +17,7 @@ from matches.engine import Play
 from matches.models import Match, Turn
 from practice.models import ComputerOpponent
 from practice.services import COMPUTER_USERNAME
+from tests.e2e.browser import expect
 from tests.e2e.test_board import stage_by_clicks, trade_in
 from tests.matches.test_clock_celery import celery_worker_with_beat  # noqa: F401 (fixture)
 

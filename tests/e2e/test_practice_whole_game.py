@@ -14,7 +14,7 @@ import random
 import time
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
@@ -25,6 +25,7 @@ from matches.engine.movegen import best_play, legal_plays
 from matches.models import Match
 from practice.models import ComputerOpponent
 from practice.services import COMPUTER_USERNAME
+from tests.e2e.browser import expect
 from tests.e2e.test_board import stage_by_clicks
 from tests.matches.test_clock_celery import celery_worker_with_beat  # noqa: F401 (fixture)
 

@@ -7,12 +7,12 @@ import random
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from matches import services
 from matches.engine import Pass
 from matches.models import Match
 from ratings.models import RatingChange
+from tests.e2e.browser import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

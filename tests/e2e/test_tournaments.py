@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import expect
 
 from matches import services
 from matches.models import Match, Seat
+from tests.e2e.browser import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

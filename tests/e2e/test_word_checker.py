@@ -4,8 +4,8 @@ the board's, another board's longest word, and a bad word refused with its reaso
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
+from tests.e2e.browser import expect
 from tests.e2e.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
