@@ -76,14 +76,14 @@ def effective_turn_deadline(match: Match, seats: list[Seat] | None = None) -> da
 
     ``seats`` saves a query when the caller holds them.
     """
-    started, tournament_id = match.turn_started_at, match.tournament_id
-    if not can_pause(match) or started is None or tournament_id is None:
+    started, tournament_id, to_move = match.turn_started_at, match.tournament_id, match.to_move
+    if not can_pause(match) or started is None or tournament_id is None or to_move is None:
         return match.turn_deadline_at
     if seats is not None:
-        mover_id = next((s.member_id for s in seats if s.position == match.to_move), None)
+        mover_id = next((s.member_id for s in seats if s.position == to_move), None)
     else:
         mover_id = (
-            Seat.objects.filter(match_id=match.pk, position=match.to_move)
+            Seat.objects.filter(match_id=match.pk, position=to_move)
             .values_list("member_id", flat=True)
             .first()
         )

@@ -130,13 +130,9 @@ def time_away(match: Match, seats: Sequence[Seat], now: datetime) -> TimeAway:
             tournaments__id=match.tournament_id, ends_at__gt=since
         )
     )
-    spells = sorted(
-        (
-            (positions[vacation.member_id], vacation.starts_at, vacation.pk, vacation)
-            for vacation in vacations
-            if vacation.ends_at > now
-        ),
-        key=lambda spell: spell[:3],
+    not_ended = sorted(
+        (vacation for vacation in vacations if vacation.ends_at > now),
+        key=lambda vacation: (positions[vacation.member_id], vacation.starts_at, vacation.pk),
     )
     mover_away = [
         (vacation.starts_at, vacation.ends_at)
@@ -148,12 +144,12 @@ def time_away(match: Match, seats: Sequence[Seat], now: datetime) -> TimeAway:
     return TimeAway(
         spells=tuple(
             AwaySpell(
-                position=position,
+                position=positions[vacation.member_id],
                 first_day=vacation.first_day,
                 last_day=vacation.last_day,
                 away_now=vacation.starts_at <= now,
             )
-            for position, _, _, vacation in spells
+            for vacation in not_ended
         ),
         turn_deadline_at=turn_deadline_paused(match, mover_away),
     )

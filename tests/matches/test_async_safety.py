@@ -49,7 +49,12 @@ KINDS = [
     "vacation",
     "finished",
 ]
-ROLES = ["player", "anonymous", "key_holder", "organiser"]
+ROLE_OF = {
+    "player": visibility.Role.PLAYER,
+    "anonymous": visibility.Role.VISITOR,
+    "key_holder": visibility.Role.KEY_HOLDER,
+    "organiser": visibility.Role.ORGANISER,
+}
 
 
 @contextlib.contextmanager
@@ -128,7 +133,7 @@ def viewer(role: str, organiser: Member, alice: Member, match: Match) -> tuple[A
     return AnonymousUser(), None
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", ROLE_OF)
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_snapshot_is_built_without_the_database(
     kind: str, role: str, organiser, alice, bob, django_db_blocker
@@ -145,12 +150,7 @@ def test_the_snapshot_is_built_without_the_database(
             # before anything is built: there is no frame to build.
             assert (role, match.visibility) == ("anonymous", Match.Visibility.MEMBERS)
             return
-        assert access.role == {
-            "player": visibility.Role.PLAYER,
-            "organiser": visibility.Role.ORGANISER,
-            "key_holder": visibility.Role.KEY_HOLDER,
-            "anonymous": visibility.Role.VISITOR,
-        }[role]
+        assert access.role == ROLE_OF[role]
 
         with database_out_of_reach(django_db_blocker):
             text = on_the_event_loop(
