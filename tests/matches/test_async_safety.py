@@ -176,3 +176,16 @@ def test_the_snapshot_is_built_without_the_database(
         assert view.turn_deadline_at == PAUSED_DEADLINE
     else:
         assert view.away == []
+
+
+def test_time_away_has_one_reader_the_vacations_app_registered() -> None:
+    """The core asks one reader (matches/away.py); a second is refused. (That the vacations'
+    answer reaches the view is the "vacation" case above.)"""
+    from matches import away
+    from vacations.selectors import time_away
+
+    away.register(time_away)  # the vacations app's, again: no change
+    with pytest.raises(RuntimeError, match="only one"):
+        away.register(lambda match, seats, now: away.nobody_away(match))
+    match = Match(turn_deadline_at=KICKOFF)  # without a reader: nobody away, as stored
+    assert away.nobody_away(match) == away.TimeAway(spells=(), turn_deadline_at=KICKOFF)
