@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import Member
 from matches.models import Match, Seat, Tournament, Turn
+from matches.visibility.titles import match_title
 
 #: The most fixtures one page of the list shows (narrow it with the filters).
 FIXTURE_LIST_LIMIT = 200
@@ -90,10 +91,11 @@ def fixture_rows(
     rows = []
     for match in page:
         scheduled = match.status == Match.Status.SCHEDULED
+        placed = sorted(seats.get(match.id, []), key=lambda s: s.position)
         rows.append(
             FixtureRow(
                 id=match.id,
-                name=match.name,
+                name=match_title(match, placed),
                 status=match.status,
                 status_label=match.get_status_display(),
                 kickoff_at=match.kickoff_at,
@@ -107,7 +109,7 @@ def fixture_rows(
                         member=str(seat.member) if seat.member else None,
                         has_moved=(match.id, seat.position) in moved,
                     )
-                    for seat in sorted(seats.get(match.id, []), key=lambda s: s.position)
+                    for seat in placed
                 ],
                 can_reschedule=scheduled,
                 can_cancel=scheduled,

@@ -104,9 +104,9 @@ def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, n
     match, line, url = _facts(access)
     opponent = line.opponent or "Your opponent"
     first = (
-        f"{match.name} has kicked off, and you move first."
+        f"{line.name} has kicked off, and you move first."
         if match.turn_number == 0
-        else f"{opponent} has moved in {match.name}."
+        else f"{opponent} has moved in {line.name}."
     )
     lines = [first]
     if match.turn_number:
@@ -120,7 +120,7 @@ def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, n
     return NoticeContent(
         kind="your_move",
         match_id=match.id,
-        subject=f"Your move: {match.name}",
+        subject=f"Your move: {line.name}",
         headline="It's your move",
         lines=lines,
         url=url,
@@ -140,10 +140,10 @@ def _forfeit(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     return NoticeContent(
         kind="forfeit",
         match_id=match.id,
-        subject=f"{left} left to move: {match.name}",
+        subject=f"{left} left to move: {line.name}",
         headline=f"{left} left to move",
         lines=[
-            f"It is still your move in {match.name}.",
+            f"It is still your move in {line.name}.",
             f"Move by {local_time(deadline, zone)}, or you forfeit and {opponent} wins.",
             _score(line),
         ],
@@ -162,10 +162,10 @@ def _kickoff(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     return NoticeContent(
         kind="kickoff",
         match_id=match.id,
-        subject=f"Kick-off in {time_left(match.kickoff_at - now)}: {match.name}",
+        subject=f"Kick-off in {time_left(match.kickoff_at - now)}: {line.name}",
         headline="Kick-off soon",
         lines=[
-            f"{match.name} kicks off at {local_time(match.kickoff_at, zone)}{against}.",
+            f"{line.name} kicks off at {local_time(match.kickoff_at, zone)}{against}.",
             f"You sit {line.your_seat}." if line.your_seat else "",
         ],
         url=url,
@@ -177,7 +177,7 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     match, line, url = _facts(access)
     if match.is_over:
         return Stale("the match is over")
-    lines = [f"You have a fixture: {match.name}."]
+    lines = [f"You have a fixture: {line.name}."]
     if line.your_seat:
         against = f", against {line.opponent}" if line.opponent else " (the other seat is free)"
         lines.append(f"You sit {line.your_seat}{against}.")
@@ -188,13 +188,13 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     return NoticeContent(
         kind="fixture",
         match_id=match.id,
-        subject=f"Fixture scheduled: {match.name}",
+        subject=f"Fixture scheduled: {line.name}",
         headline="A fixture for you",
         lines=lines,
         url=url,
         action="Open the match",
         kickoff_at=match.kickoff_at,
-        match_name=match.name,
+        match_name=line.name,
     )
 
 
@@ -205,13 +205,13 @@ def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now:
     outcome = {"won": "You won", "lost": "You lost", "drawn": "A draw"}.get(line.outcome, "")
     reason = _REASONS.get(match.end_reason, "")  # type: ignore[call-overload]
     headline = f"{outcome} {reason}".strip() if outcome else line.result_text
-    lines = [f"{match.name} is over: {line.result_text}."]
+    lines = [f"{line.name} is over: {line.result_text}."]
     if match.end_reason not in (Match.EndReason.NO_SHOW, Match.EndReason.ABANDONED):
         lines.append(f"Final score: you {line.your_score}, {line.opponent} {line.opponent_score}.")
     return NoticeContent(
         kind="result",
         match_id=match.id,
-        subject=f"{headline}: {match.name}",
+        subject=f"{headline}: {line.name}",
         headline=headline,
         lines=lines,
         url=url,

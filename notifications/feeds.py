@@ -87,7 +87,7 @@ def _kickoffs(matches: list[Match], *, member_id: int | None) -> list[Event]:
         events.append(
             calendar.kickoff_event(
                 match_id=match.id,
-                name=match.name,
+                name=line.name,
                 kickoff_at=start,
                 url=_match_url(match.id),
                 facts=facts,

@@ -16,6 +16,7 @@ from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, M
 from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member
 from matches.visibility.fairness import fairness_record
 from matches.visibility.payloads import match_view, seat_name
+from matches.visibility.titles import match_title
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -187,7 +188,7 @@ def match_line(match: Match, *, member_id: int | None = None) -> MatchLine:
     other = next((seat for seat in seats if mine and seat.position != mine.position), None)
     return MatchLine(
         id=match.id,
-        name=match.name,
+        name=match_title(match, seats),
         status=match.status,
         status_label=match.get_status_display(),
         visibility=match.visibility,

@@ -34,6 +34,7 @@ from matches.schemas import (
     WordView,
 )
 from matches.visibility.access import MatchAccess, Viewer, can_share
+from matches.visibility.titles import match_title
 from vacations.pauses import effective_turn_deadline
 from vacations.selectors import away_in_match
 
@@ -133,7 +134,7 @@ def public_match(match: Match, seats: list[Seat], turns: list[Turn]) -> PublicMa
 def _public_fields(match: Match, seats: list[Seat], turns: list[Turn]) -> dict[str, object]:
     return {
         "match_id": match.id,
-        "name": match.name,
+        "name": match_title(match, seats),
         "ruleset": match.ruleset,
         "lexicon": match.lexicon,
         "board_size": get_ruleset(match.ruleset).board_size,
