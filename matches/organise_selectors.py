@@ -141,3 +141,45 @@ def member_options(prefix: str, *, limit: int = PICKER_LIMIT) -> list[Member]:
             Q(username__istartswith=prefix) | Q(display_name__istartswith=prefix)
         )
     return list(members.order_by("username")[:limit])
+
+
+@dataclass(frozen=True)
+class HeldFixture:
+    """A fixture a member holds a seat in, not yet over: what removing them would settle."""
+
+    id: int
+    name: str
+    status: str
+    status_label: str
+    kickoff_at: datetime | None
+    opponent: str | None
+    has_moved: bool
+
+
+def held_fixtures(member: Member) -> list[HeldFixture]:
+    """The member's live and future fixtures, live first, then by kick-off (public facts:
+    titles, kick-offs, opponents, whether their seat has moved)."""
+    seats = (
+        Seat.objects.filter(
+            member=member, match__status__in=[Match.Status.LIVE, Match.Status.SCHEDULED]
+        )
+        .select_related("match")
+        .order_by("match__status", "match__kickoff_at", "match_id")
+    )
+    held = []
+    for seat in seats:
+        match = seat.match
+        both = list(Seat.objects.filter(match=match).select_related("member").order_by("position"))
+        other = both[1 - seat.position]
+        held.append(
+            HeldFixture(
+                id=match.id,
+                name=match_title(match, both),
+                status=match.status,
+                status_label=match.get_status_display(),
+                kickoff_at=match.kickoff_at,
+                opponent=other.member.label if other.member is not None else None,
+                has_moved=Turn.objects.filter(match=match, position=seat.position).exists(),
+            )
+        )
+    return held

@@ -64,6 +64,7 @@ EndReason = Literal[
     "cancelled",
     "adjudicated",
     "voided",
+    "withdrawn",
 ]
 MoveKind = Literal["play", "swap", "pass"]
 Visibility = Literal["public", "members"]

@@ -17,9 +17,20 @@ from django.urls import reverse
 
 from matches import selectors, visibility
 from matches.models import Match
+from notifications.calendar import calendar_sequence
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.schemas import NoticeContent
 from vacations.pauses import effective_turn_deadline
+
+#: Endings an organiser decided: their result notice names the ruling (organiser_content.py).
+ORGANISER_ENDINGS = frozenset(
+    {
+        Match.EndReason.CANCELLED,
+        Match.EndReason.VOIDED,
+        Match.EndReason.ADJUDICATED,
+        Match.EndReason.WITHDRAWN,
+    }
+)
 
 _REASONS = {
     Match.EndReason.FORFEIT: "by forfeit",
@@ -71,7 +82,11 @@ def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> Noti
         access = visibility.access_match(user=notice.member, match_id=notice.match_id, key=None)
     except visibility.MatchNotFound:
         return Stale("the match is gone or hidden from the member")
-    builder = _BUILDERS[notice.kind]
+    builder = _BUILDERS.get(notice.kind)
+    if builder is None:  # an organiser's change to the fixture
+        from notifications.organiser_content import BUILDERS  # noqa: PLC0415 (imports this)
+
+        builder = BUILDERS[notice.kind]
     return builder(notice, access, prefs.zone, now)
 
 
@@ -195,6 +210,7 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
         action="Open the match",
         kickoff_at=match.kickoff_at,
         match_name=line.name,
+        calendar_sequence=calendar_sequence(match),
     )
 
 
@@ -202,12 +218,17 @@ def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now:
     match, line, url = _facts(access)
     if not match.is_over:
         return Stale("the match is not over")
+    if match.end_reason in ORGANISER_ENDINGS:  # a ruling: notifications/organiser_content.py
+        from notifications.organiser_content import ruling_result  # noqa: PLC0415
+
+        return ruling_result(notice, access, zone, now)
     outcome = {"won": "You won", "lost": "You lost", "drawn": "A draw"}.get(line.outcome, "")
     reason = _REASONS.get(match.end_reason, "")  # type: ignore[call-overload]
     headline = f"{outcome} {reason}".strip() if outcome else line.result_text
     lines = [f"{line.name} is over: {line.result_text}."]
     if match.end_reason not in (Match.EndReason.NO_SHOW, Match.EndReason.ABANDONED):
-        lines.append(f"Final score: you {line.your_score}, {line.opponent} {line.opponent_score}.")
+        opponent = line.opponent or "your opponent"
+        lines.append(f"Final score: you {line.your_score}, {opponent} {line.opponent_score}.")
     return NoticeContent(
         kind="result",
         match_id=match.id,
