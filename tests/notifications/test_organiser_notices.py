@@ -28,6 +28,7 @@ from notifications.schemas import PushPayload
 from notifications.services import update_notification_settings
 from tests.matches.helpers import title_of
 from tests.notifications.conftest import html_of, text_of, to
+from tests.notifications.test_push import _subscribe as subscribe
 
 pytestmark = pytest.mark.django_db
 
@@ -295,10 +296,8 @@ def test_a_member_who_turned_fixture_emails_off_gets_no_moved_email_but_a_push(
     push_service,
     browser_keys,
 ):
-    alice, bob = with_email
-    from tests.notifications.test_push import _subscribe
-
-    _subscribe(bob, push_service, browser_keys)
+    _alice, bob = with_email
+    subscribe(bob, push_service, browser_keys)
     update_notification_settings(
         member=bob,
         values={"email_kinds": [Kind.YOUR_MOVE, Kind.KICKOFF, Kind.FORFEIT, Kind.RESULT]},
@@ -332,7 +331,7 @@ def test_a_moved_notice_sent_late_after_another_change_is_skipped(
 ):
     """A notice held back (the task lost, quiet hours) that a later change outran is not
     sent: the later change's own notice tells the time that holds."""
-    alice, bob = with_email
+    alice, _bob = with_email
     match = fixture_ahead
     emails = len(to(smtp_server, alice.email))
     services.fixture_reschedule(  # its notices' tasks are never run here
