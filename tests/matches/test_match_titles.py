@@ -109,6 +109,7 @@ def test_a_free_seat_is_named_as_free_and_two_free_seats_leave_the_label(make_fi
     assert _page_title(Client(), half) == "Open game: alice v (free seat)"
 
 
+@pytest.mark.django_db(transaction=True)  # (migrations alter tables: nothing left pending)
 def test_the_migration_keeps_only_each_fixtures_own_label(organiser, alice, bob, make_fixture):
     cup = _cup(organiser, alice, bob)
     practice = start_practice(member=alice)
