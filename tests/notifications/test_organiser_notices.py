@@ -21,7 +21,6 @@ from django.utils import timezone
 from matches import services
 from matches.models import Match
 from notifications import sweeps
-from notifications.calendar import calendar_sequence
 from notifications.feeds import feed_of
 from notifications.models import Kind, Notice
 from notifications.schemas import PushPayload
@@ -355,6 +354,8 @@ def test_a_moved_notice_sent_late_after_another_change_is_skipped(
 
 
 def test_the_sequence_grows_when_a_rescheduled_fixture_is_abandoned(make_fixture, organiser):
+    from notifications.calendar import calendar_sequence
+
     start = datetime.now(tz=UTC) + timedelta(hours=1)
     match = make_fixture(kickoff_at=start, name="Empty")
     services.fixture_reschedule(
