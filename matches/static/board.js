@@ -1034,6 +1034,9 @@ function start(root) {
     const mover = live.seats.find((s) => s.position === live.to_move);
     const label = STATUS_LABEL[live.status] || live.status;
     el.matchStatus.textContent = live.status === "live" && mover ? `${label}: ${seatName(mover)} to move` : label;
+    // The title names the players seated now (a substitute's name as soon as they sit).
+    const heading = $("match-title");
+    if (heading && live.name && heading.textContent !== live.name) heading.textContent = live.name;
     if (live.status === "finished" || live.status === "abandoned") {
       setFact("match-result", "Result", resultText(live));
       setFact("match-ended-by", "Ended by", END_REASON[live.end_reason] || "");
