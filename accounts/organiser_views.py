@@ -1,5 +1,7 @@
-"""The organisers' membership pages: sign-ups waiting for a decision, the members, how people
-join (the club's policy) and the invitation links. Thin views over :mod:`accounts.services`."""
+"""The organisers' membership pages: sign-ups waiting for a decision, the members (removing
+one asks first, listing their fixtures and what becomes of them; a removed or declined one
+can be reinstated), how people join (the club's policy) and the invitation links. Thin views
+over :mod:`accounts.services`."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +19,9 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.forms import ClubForm, InvitationForm
 from accounts.models import ORGANISER_PERMISSION, Club, Invitation, Member
+from accounts.organiser_forms import SUBSTITUTE, RemovalForm
+from matches.forms import MEMBER_DATALIST
+from matches.organise_selectors import held_fixtures
 from matches.services.errors import ServiceError
 
 
@@ -98,17 +103,101 @@ def decide(request: HttpRequest) -> HttpResponse:
     return redirect("accounts:members")
 
 
+def _removable(member_id: int | None) -> Member | None:
+    if member_id is None:
+        return None
+    return Member.objects.filter(
+        pk=member_id, membership=Member.Membership.APPROVED, is_active=True
+    ).first()
+
+
+def _confirm_removal(
+    request: HttpRequest,
+    member: Member,
+    form: RemovalForm,
+    *,
+    refusal: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    return render(
+        request,
+        "accounts/member_remove.html",
+        {
+            "member": member,
+            "fixtures": held_fixtures(member),
+            "form": form,
+            "refusal": refusal,
+            "datalist_id": MEMBER_DATALIST,
+        },
+        status=status,
+    )
+
+
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def confirm_remove(request: HttpRequest, member_id: int) -> HttpResponse:
+    """Removing a member, asked first: their live and future fixtures, and what becomes of
+    them (withdrawn, or a substitute seated)."""
+    member = _removable(member_id)
+    if member is None:
+        raise Http404(services.NO_SUCH_MEMBER)
+    return _confirm_removal(request, member, RemovalForm())
+
+
 @require_POST
 @permission_required(ORGANISER_PERMISSION, raise_exception=True)
 def remove(request: HttpRequest) -> HttpResponse:
+    """Remove a member once confirmed (``confirm=yes``); asked without it, the confirmation
+    page, with nothing changed."""
+    member = _removable(_member_id(request))
+    if member is None:
+        return _refused(request, services.MembershipRefused(services.NO_SUCH_MEMBER))
+    form = RemovalForm(request.POST)
+    if request.POST.get("confirm") != "yes":
+        return _confirm_removal(request, member, RemovalForm(initial=request.POST.dict()))
+    if not form.is_valid():
+        return _confirm_removal(request, member, form, status=400)
+    held = held_fixtures(member)
+    try:
+        services.membership_remove(
+            organiser=request.user,
+            member_id=member.pk,
+            reason=form.cleaned_data["reason"],
+            substitute_id=form.substitute_id(),
+        )
+    except ServiceError as refusal:
+        return _confirm_removal(
+            request, member, form, refusal=refusal.message, status=refusal.status
+        )
+    messages.success(request, _removal_done(member, len(held), form))
+    return redirect("accounts:members")
+
+
+def _removal_done(member: Member, held: int, form: RemovalForm) -> str:
+    done = f"{member.username} is no longer a member."
+    if not held:
+        return done
+    fixtures = "fixture" if held == 1 else "fixtures"
+    if form.cleaned_data["fixtures"] == SUBSTITUTE:
+        substitute = form.cleaned_data["substitute"].username
+        return (
+            f"{done} {substitute} took their seat in their {held} {fixtures} wherever they "
+            "had not moved; they were withdrawn from the rest."
+        )
+    return f"{done} They were withdrawn from their {held} {fixtures} not yet over."
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def reinstate(request: HttpRequest) -> HttpResponse:
+    """Let a removed or declined account back in as a member."""
     member_id = _member_id(request)
     try:
         if member_id is None:
-            raise services.MembershipRefused(services.NO_SUCH_MEMBER)
-        member = services.membership_remove(organiser=request.user, member_id=member_id)
+            raise services.MembershipRefused(services.NO_SUCH_FORMER_MEMBER)
+        member = services.membership_reinstate(organiser=request.user, member_id=member_id)
     except ServiceError as refusal:
         return _refused(request, refusal)
-    messages.success(request, f"{member.username} is no longer a member.")
+    messages.success(request, f"{member.username} is a member again.")
     return redirect("accounts:members")
 
 

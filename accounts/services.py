@@ -37,6 +37,9 @@ INVITATION_TEXTS = {
 }
 NO_SUCH_REQUEST = "There is no such sign-up waiting for a decision."
 NO_SUCH_MEMBER = "There is no such member to remove."
+NO_SUCH_FORMER_MEMBER = "There is no such removed or declined member to reinstate."
+#: The reason kept with a removed member's fixtures when the organiser gives none.
+REMOVAL_REASON = "Removed from the club."
 NOT_YOURSELF = "An organiser cannot remove their own membership."
 BAD_INVITATION = "An invitation needs 1 to 500 uses and an expiry in the future."
 EMAIL_TAKEN = "That email address belongs to another member."
@@ -147,9 +150,17 @@ def membership_decide(*, organiser: Any, member_id: int, approve: bool) -> Membe
     return member
 
 
-def membership_remove(*, organiser: Any, member_id: int) -> Member:
+def membership_remove(
+    *, organiser: Any, member_id: int, reason: str = "", substitute_id: int | None = None
+) -> Member:
     """Take an approved member out of the club: they keep their account and records but no
-    longer see members-only matches, sit or appear in pickers. Locks the member."""
+    longer see members-only matches, sit or appear in pickers. Every fixture of theirs not
+    yet over is settled as RULES.md section 3 says (``matches.services.organising.
+    member_withdraw``): the ``substitute`` takes their seats where they have not moved yet;
+    otherwise a fixture not kicked off is cancelled and a live match lost. Locks the member,
+    then each of their fixtures; one transaction, so a refusal changes nothing."""
+    from matches.services.organising import member_withdraw  # noqa: PLC0415
+
     require_organiser(organiser)
     if member_id == organiser.pk:
         raise MembershipRefused(NOT_YOURSELF)
@@ -158,6 +169,32 @@ def membership_remove(*, organiser: Any, member_id: int) -> Member:
         if member is None or member.membership != Member.Membership.APPROVED:
             raise MembershipRefused(NO_SUCH_MEMBER)
         member.membership = Member.Membership.REMOVED
+        member.membership_decided_by = organiser
+        member.membership_decided_at = timezone.now()
+        member.save(update_fields=["membership", "membership_decided_by", "membership_decided_at"])
+        member_withdraw(
+            organiser=organiser,
+            member_id=member.pk,
+            reason=reason.strip() or REMOVAL_REASON,
+            substitute_id=substitute_id,
+        )
+    return member
+
+
+def membership_reinstate(*, organiser: Any, member_id: int) -> Member:
+    """Let a removed or declined account back into the club as a member (not a deleted
+    one). Fixtures they were withdrawn from stay as they were settled. Locks the member."""
+    require_organiser(organiser)
+    with transaction.atomic():
+        member = _locked_member(member_id)
+        if (
+            member is None
+            or member.membership != Member.Membership.REMOVED
+            or member.deleted_at is not None
+            or not member.is_active
+        ):
+            raise MembershipRefused(NO_SUCH_FORMER_MEMBER)
+        member.membership = Member.Membership.APPROVED
         member.membership_decided_by = organiser
         member.membership_decided_at = timezone.now()
         member.save(update_fields=["membership", "membership_decided_by", "membership_decided_at"])

@@ -206,7 +206,7 @@ def challenge_accept(*, challenge_id: int, member: Any, now: datetime | None = N
         if refusal is not None:
             raise refusal
         match, events = _start_friendly(
-            name=f"Challenge: {poster} v {member}",
+            name="Challenge",  # the title adds who sits (matches.visibility.titles)
             first=poster,
             second=member,
             ruleset=challenge.ruleset,
@@ -316,7 +316,7 @@ def _start_rematch(
     assert first is not None
     assert second is not None
     rematch, events = _start_friendly(
-        name=f"Rematch: {first} v {second}",
+        name="Rematch",  # the title adds who sits (matches.visibility.titles)
         first=first,
         second=second,
         ruleset=match.ruleset,

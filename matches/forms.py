@@ -102,7 +102,10 @@ class LocalTimeMixin(forms.Form):
 class FixtureForm(LocalTimeMixin):
     """Schedule one fixture."""
 
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(
+        max_length=120,
+        help_text="The fixture's own name; its title adds the players (Final: alice v bob).",
+    )
     kickoff_at = forms.DateTimeField(
         label="Kick-off",
         required=False,

@@ -78,6 +78,7 @@ class Match(models.Model):
         CANCELLED = "cancelled", "Cancelled by an organiser"
         ADJUDICATED = "adjudicated", "Adjudicated by an organiser"
         VOIDED = "voided", "Voided by an organiser"
+        WITHDRAWN = "withdrawn", "Withdrawn by an organiser"
 
     name = models.CharField(max_length=120)
     tournament = models.ForeignKey(
@@ -295,9 +296,10 @@ class OrganiserAction(models.Model):
         VOID = "void", "Match voided"
         SUBSTITUTE = "substitute", "Player substituted"
         POSTPONE = "postpone", "Round postponed"
+        WITHDRAW = "withdraw", "Player withdrawn"
 
     #: The entries that decide a result, shown to every viewer of the match.
-    RESULT_KINDS = frozenset({Kind.CANCEL, Kind.ADJUDICATE, Kind.VOID})
+    RESULT_KINDS = frozenset({Kind.CANCEL, Kind.ADJUDICATE, Kind.VOID, Kind.WITHDRAW})
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="organiser_actions")
     organiser = models.ForeignKey(

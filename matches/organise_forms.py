@@ -9,6 +9,7 @@ account is a form error.
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -22,7 +23,13 @@ from matches.forms import (
     member_input,
 )
 from matches.models import Match, Seat, Tournament
-from matches.services.organising import MAX_POSTPONE_DAYS, MAX_REASON_LENGTH, RULINGS
+from matches.services.organising import (
+    MAX_POSTPONE_DAYS,
+    MAX_REASON_LENGTH,
+    POSTPONE_NOT_LATER,
+    POSTPONE_TOO_LONG,
+    RULINGS,
+)
 
 
 def clean_member(value: str) -> Member | None:
@@ -31,6 +38,18 @@ def clean_member(value: str) -> Member | None:
     if not username:
         return None
     member = find_member(username)
+    if member is None:
+        raise forms.ValidationError(f"There is no member called {username!r}.")
+    return member
+
+
+def clean_player(value: str) -> Member | None:
+    """Anyone who has held a seat under the username ``value``, approved or not (a removed
+    member's fixtures are still theirs to find), or a form error for a name nobody has."""
+    username = (value or "").strip()
+    if not username:
+        return None
+    member = Member.objects.filter(username__iexact=username).first()
     if member is None:
         raise forms.ValidationError(f"There is no member called {username!r}.")
     return member
@@ -69,7 +88,7 @@ class FixtureFilterForm(LocalTimeMixin):
     )
 
     def clean_member(self) -> Member | None:
-        return clean_member(self.cleaned_data.get("member", ""))
+        return clean_player(self.cleaned_data.get("member", ""))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -128,15 +147,34 @@ class AdjudicateForm(forms.Form):
     reason = _reason_field()
 
 
+#: The interval's own words for what the service refuses (a number out of range, or too
+#: many digits to be one): the same text as the service's refusal, never Django's default.
+_POSTPONE_ERRORS = {
+    "min_value": POSTPONE_NOT_LATER,
+    "max_value": POSTPONE_TOO_LONG,
+    "max_digits": POSTPONE_TOO_LONG,
+    "max_whole_digits": POSTPONE_TOO_LONG,
+    "max_decimal_places": "Give the hours to at most two decimal places.",
+    "invalid": "Give the hours as a number.",
+    "required": "Give the hours to postpone the round by.",
+}
+
+
 class PostponeForm(forms.Form):
     round_number = forms.IntegerField(label="Round", min_value=1, max_value=10_000)
     hours = forms.DecimalField(
         label="Later by (hours)",
-        min_value=0,
+        min_value=Decimal("0.01"),
         max_value=MAX_POSTPONE_DAYS * 24,
         max_digits=7,
         decimal_places=2,
         initial=24,
+        error_messages=_POSTPONE_ERRORS,
+    )
+    carry_later = forms.BooleanField(
+        label="Postpone the later rounds with it",
+        required=False,
+        help_text="Every later round still to kick off moves by the same interval.",
     )
     reason = _reason_field()
 

@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import Member
 from matches.models import Match, Seat, Tournament, Turn
+from matches.visibility.titles import match_title
 
 #: The most fixtures one page of the list shows (narrow it with the filters).
 FIXTURE_LIST_LIMIT = 200
@@ -90,10 +91,11 @@ def fixture_rows(
     rows = []
     for match in page:
         scheduled = match.status == Match.Status.SCHEDULED
+        placed = sorted(seats.get(match.id, []), key=lambda s: s.position)
         rows.append(
             FixtureRow(
                 id=match.id,
-                name=match.name,
+                name=match_title(match, placed),
                 status=match.status,
                 status_label=match.get_status_display(),
                 kickoff_at=match.kickoff_at,
@@ -107,7 +109,7 @@ def fixture_rows(
                         member=str(seat.member) if seat.member else None,
                         has_moved=(match.id, seat.position) in moved,
                     )
-                    for seat in sorted(seats.get(match.id, []), key=lambda s: s.position)
+                    for seat in placed
                 ],
                 can_reschedule=scheduled,
                 can_cancel=scheduled,
@@ -139,3 +141,45 @@ def member_options(prefix: str, *, limit: int = PICKER_LIMIT) -> list[Member]:
             Q(username__istartswith=prefix) | Q(display_name__istartswith=prefix)
         )
     return list(members.order_by("username")[:limit])
+
+
+@dataclass(frozen=True)
+class HeldFixture:
+    """A fixture a member holds a seat in, not yet over: what removing them would settle."""
+
+    id: int
+    name: str
+    status: str
+    status_label: str
+    kickoff_at: datetime | None
+    opponent: str | None
+    has_moved: bool
+
+
+def held_fixtures(member: Member) -> list[HeldFixture]:
+    """The member's live and future fixtures, live first, then by kick-off (public facts:
+    titles, kick-offs, opponents, whether their seat has moved)."""
+    seats = (
+        Seat.objects.filter(
+            member=member, match__status__in=[Match.Status.LIVE, Match.Status.SCHEDULED]
+        )
+        .select_related("match")
+        .order_by("match__status", "match__kickoff_at", "match_id")
+    )
+    held = []
+    for seat in seats:
+        match = seat.match
+        both = list(Seat.objects.filter(match=match).select_related("member").order_by("position"))
+        other = both[1 - seat.position]
+        held.append(
+            HeldFixture(
+                id=match.id,
+                name=match_title(match, both),
+                status=match.status,
+                status_label=match.get_status_display(),
+                kickoff_at=match.kickoff_at,
+                opponent=other.member.label if other.member is not None else None,
+                has_moved=Turn.objects.filter(match=match, position=seat.position).exists(),
+            )
+        )
+    return held

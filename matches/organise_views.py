@@ -65,10 +65,14 @@ def _render_list(
     form = FixtureFilterForm(filters or None)
     rows: list[organise_selectors.FixtureRow] = []
     tournament: Tournament | None = None
+    former_member: Member | None = None
     if not filters or form.is_valid():
         kwargs = form.selector_kwargs() if filters else {}
         rows = organise_selectors.fixture_rows(**kwargs)
         tournament = kwargs.get("tournament")
+        player = kwargs.get("member")
+        if player is not None and not player.is_club_member:
+            former_member = player
     elif status == 200:
         status = 400
     context = {
@@ -77,6 +81,7 @@ def _render_list(
         "limit": organise_selectors.FIXTURE_LIST_LIMIT,
         "back": filters.urlencode(),
         "tournament": tournament,
+        "former_member": former_member,
         "postponable_rounds": (
             organise_selectors.postponable_rounds(tournament) if tournament else []
         ),
@@ -216,9 +221,14 @@ def round_postpone(request: HttpRequest, tournament_id: int) -> HttpResponse:
             round_number=data["round_number"],
             by=form.interval(),
             reason=data["reason"],
+            carry_later=data["carry_later"],
         )
         count = len(moved)
         fixtures = "fixture" if count == 1 else "fixtures"
-        return f"Postponed round {data['round_number']} of {tournament.name}: {count} {fixtures}."
+        rounds = " and the later rounds" if data["carry_later"] else ""
+        return (
+            f"Postponed round {data['round_number']}{rounds} of {tournament.name}: "
+            f"{count} {fixtures}."
+        )
 
     return _act(request, form, call)

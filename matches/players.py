@@ -19,6 +19,7 @@ from django.db.models import F
 from matches import visibility
 from matches.models import Match
 from matches.standings import game_counts
+from matches.visibility.titles import match_title
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -107,7 +108,7 @@ def player_record(member: Member, *, viewer: Member | Any) -> PlayerRecord:
         results.append(
             ResultLine(
                 match_id=match.id,
-                name=match.name,
+                name=match_title(match, seats),
                 tournament_id=match.tournament_id,
                 finished_at=match.finished_at,
                 opponent=opponent.label if opponent is not None else None,
@@ -140,7 +141,7 @@ def player_record(member: Member, *, viewer: Member | Any) -> PlayerRecord:
         current.append(
             CurrentLine(
                 match_id=match.id,
-                name=match.name,
+                name=match_title(match, seats),
                 status=match.status,
                 status_label=match.get_status_display(),
                 kickoff_at=match.kickoff_at,

@@ -64,8 +64,11 @@ EndReason = Literal[
     "cancelled",
     "adjudicated",
     "voided",
+    "withdrawn",
 ]
 MoveKind = Literal["play", "swap", "pass"]
+#: What a match's ``name`` is, wherever it goes out (matches/visibility/titles.py).
+TITLE = "The match's title: its own label and the members seated now (Round 1: alice v bob)."
 Visibility = Literal["public", "members"]
 
 
@@ -232,7 +235,7 @@ class PublicMatch(Shape):
     """Everything about a match that everyone who may watch it may see."""
 
     match_id: int
-    name: str
+    name: str = Field(description=TITLE)
     ruleset: str
     lexicon: str
     board_size: int
@@ -667,7 +670,7 @@ class MatchRow(Shape):
     """One match of the API's list: public facts only."""
 
     id: int
-    name: str
+    name: str = Field(description=TITLE)
     status: Status
     visibility: Visibility
     ruleset: str
@@ -750,7 +753,7 @@ class Replay(Shape):
     """The position after ``turn`` turns as the caller saw it: public facts, own rack."""
 
     match_id: int
-    name: str
+    name: str = Field(description=TITLE)
     ruleset: str
     lexicon: str
     board_size: int

@@ -19,6 +19,7 @@ from django.db.models import Count, F, Max, Min, Q
 from matches import visibility
 from matches.models import Match, Tournament
 from matches.visibility.payloads import seat_name
+from matches.visibility.titles import match_title
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -158,7 +159,7 @@ def round_results(tournament: Tournament) -> list[RoundResults]:
                 match.round_number,
                 FixtureResult(
                     id=match.id,
-                    name=match.name,
+                    name=match_title(match, seats),
                     status=match.status,
                     status_label=match.get_status_display(),
                     members_only=match.visibility == Match.Visibility.MEMBERS,

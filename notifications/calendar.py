@@ -3,7 +3,9 @@
 
 Every event has a stable UID (``match-<id>@...`` for a kick-off, ``match-<id>-move@...``
 for the member's current deadline), so a calendar app that reads a feed again, or imports
-a fixture's attachment, replaces its copy instead of adding another.
+a fixture's attachment, replaces its copy instead of adding another. A kick-off's
+``SEQUENCE`` grows with every organiser's change to the fixture (:func:`event_sequence`), so
+a calendar app takes a moved, re-seated or cancelled fixture's event over the copy it has.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 from icalendar import Calendar, Event
+
+from matches.models import Match, OrganiserAction
 
 #: How long a fixture's event lasts in a calendar: the hour around its kick-off (the match
 #: itself runs for days, a turn at a time).
@@ -24,11 +28,39 @@ DEADLINE_LENGTH = timedelta(hours=1)
 REFRESH = timedelta(hours=1)
 
 
-def fixture_event(*, match_id: int, name: str, kickoff_at: datetime, url: str) -> Event:
-    """One fixture's kick-off as a VEVENT, with a stable UID (a later copy replaces it)."""
+def event_sequence(*, organiser_changes: int, abandoned: bool) -> int:
+    """A kick-off event's SEQUENCE (RFC 5545: a calendar keeps the copy with the highest):
+    one for each organiser's change to the fixture (a new kick-off, a new player, a
+    cancellation or ruling), and one more when it ended with both seats empty (cancelled
+    without one). It only ever grows."""
+    return organiser_changes + (1 if abandoned else 0)
+
+
+def calendar_sequence(match: Match) -> int:
+    """The SEQUENCE of ``match``'s kick-off event now (:func:`event_sequence`)."""
+    return event_sequence(
+        organiser_changes=OrganiserAction.objects.filter(match=match).count(),
+        abandoned=match.end_reason == Match.EndReason.ABANDONED,
+    )
+
+
+def fixture_event(
+    *,
+    match_id: int,
+    name: str,
+    kickoff_at: datetime,
+    url: str,
+    sequence: int = 0,
+    cancelled: bool = False,
+) -> Event:
+    """One fixture's kick-off as a VEVENT, with a stable UID (a later copy replaces it) and
+    its SEQUENCE; ``STATUS:CANCELLED`` once it will not be played."""
     event = Event()
     event.add("uid", f"match-{match_id}@{settings.CALENDAR_UID_DOMAIN}")
     event.add("dtstamp", timezone.now())
+    event.add("sequence", sequence)
+    if cancelled:
+        event.add("status", "CANCELLED")
     event.add("dtstart", kickoff_at)
     event.add("dtend", kickoff_at + EVENT_LENGTH)
     event.add("summary", f"Kick-off: {name}")
@@ -38,12 +70,21 @@ def fixture_event(*, match_id: int, name: str, kickoff_at: datetime, url: str) -
 
 
 def kickoff_event(
-    *, match_id: int, name: str, kickoff_at: datetime, url: str, facts: list[str], cancelled: bool
+    *,
+    match_id: int,
+    name: str,
+    kickoff_at: datetime,
+    url: str,
+    facts: list[str],
+    cancelled: bool,
+    sequence: int = 0,
 ) -> Event:
-    """A feed's kick-off event: the fixture's event (same UID as the email's attachment),
-    its description telling what is publicly known now (opponent, result), free time (a
-    match is played over days), cancelled when nobody played it."""
-    event = fixture_event(match_id=match_id, name=name, kickoff_at=kickoff_at, url=url)
+    """A feed's kick-off event: the fixture's event (same UID and SEQUENCE as the emails'
+    attachments), its description telling what is publicly known now (opponent, result),
+    free time (a match is played over days), cancelled when nobody played it."""
+    event = fixture_event(
+        match_id=match_id, name=name, kickoff_at=kickoff_at, url=url, sequence=sequence
+    )
     event.pop("DESCRIPTION")
     event.add("description", "\n".join([f"Word Duel fixture {name}.", *facts, url]))
     event.add("transp", "TRANSPARENT")
@@ -92,7 +133,22 @@ def feed_calendar(*, name: str, events: list[Event]) -> bytes:
     return cal.to_ical()
 
 
-def fixture_calendar(*, match_id: int, name: str, kickoff_at: datetime, url: str) -> bytes:
-    """The ``.ics`` of one fixture."""
-    event = fixture_event(match_id=match_id, name=name, kickoff_at=kickoff_at, url=url)
+def fixture_calendar(
+    *,
+    match_id: int,
+    name: str,
+    kickoff_at: datetime,
+    url: str,
+    sequence: int = 0,
+    cancelled: bool = False,
+) -> bytes:
+    """The ``.ics`` of one fixture (an email's attachment)."""
+    event = fixture_event(
+        match_id=match_id,
+        name=name,
+        kickoff_at=kickoff_at,
+        url=url,
+        sequence=sequence,
+        cancelled=cancelled,
+    )
     return calendar_of([event]).to_ical()

@@ -17,9 +17,20 @@ from django.urls import reverse
 
 from matches import selectors, visibility
 from matches.models import Match
+from notifications.calendar import calendar_sequence
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.schemas import NoticeContent
 from vacations.pauses import effective_turn_deadline
+
+#: Endings an organiser decided: their result notice names the ruling (organiser_content.py).
+ORGANISER_ENDINGS = frozenset(
+    {
+        Match.EndReason.CANCELLED,
+        Match.EndReason.VOIDED,
+        Match.EndReason.ADJUDICATED,
+        Match.EndReason.WITHDRAWN,
+    }
+)
 
 _REASONS = {
     Match.EndReason.FORFEIT: "by forfeit",
@@ -71,7 +82,11 @@ def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> Noti
         access = visibility.access_match(user=notice.member, match_id=notice.match_id, key=None)
     except visibility.MatchNotFound:
         return Stale("the match is gone or hidden from the member")
-    builder = _BUILDERS[notice.kind]
+    builder = _BUILDERS.get(notice.kind)
+    if builder is None:  # an organiser's change to the fixture
+        from notifications.organiser_content import BUILDERS  # noqa: PLC0415 (imports this)
+
+        builder = BUILDERS[notice.kind]
     return builder(notice, access, prefs.zone, now)
 
 
@@ -104,9 +119,9 @@ def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, n
     match, line, url = _facts(access)
     opponent = line.opponent or "Your opponent"
     first = (
-        f"{match.name} has kicked off, and you move first."
+        f"{line.name} has kicked off, and you move first."
         if match.turn_number == 0
-        else f"{opponent} has moved in {match.name}."
+        else f"{opponent} has moved in {line.name}."
     )
     lines = [first]
     if match.turn_number:
@@ -120,7 +135,7 @@ def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, n
     return NoticeContent(
         kind="your_move",
         match_id=match.id,
-        subject=f"Your move: {match.name}",
+        subject=f"Your move: {line.name}",
         headline="It's your move",
         lines=lines,
         url=url,
@@ -140,10 +155,10 @@ def _forfeit(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     return NoticeContent(
         kind="forfeit",
         match_id=match.id,
-        subject=f"{left} left to move: {match.name}",
+        subject=f"{left} left to move: {line.name}",
         headline=f"{left} left to move",
         lines=[
-            f"It is still your move in {match.name}.",
+            f"It is still your move in {line.name}.",
             f"Move by {local_time(deadline, zone)}, or you forfeit and {opponent} wins.",
             _score(line),
         ],
@@ -162,10 +177,10 @@ def _kickoff(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     return NoticeContent(
         kind="kickoff",
         match_id=match.id,
-        subject=f"Kick-off in {time_left(match.kickoff_at - now)}: {match.name}",
+        subject=f"Kick-off in {time_left(match.kickoff_at - now)}: {line.name}",
         headline="Kick-off soon",
         lines=[
-            f"{match.name} kicks off at {local_time(match.kickoff_at, zone)}{against}.",
+            f"{line.name} kicks off at {local_time(match.kickoff_at, zone)}{against}.",
             f"You sit {line.your_seat}." if line.your_seat else "",
         ],
         url=url,
@@ -177,7 +192,7 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     match, line, url = _facts(access)
     if match.is_over:
         return Stale("the match is over")
-    lines = [f"You have a fixture: {match.name}."]
+    lines = [f"You have a fixture: {line.name}."]
     if line.your_seat:
         against = f", against {line.opponent}" if line.opponent else " (the other seat is free)"
         lines.append(f"You sit {line.your_seat}{against}.")
@@ -188,13 +203,14 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     return NoticeContent(
         kind="fixture",
         match_id=match.id,
-        subject=f"Fixture scheduled: {match.name}",
+        subject=f"Fixture scheduled: {line.name}",
         headline="A fixture for you",
         lines=lines,
         url=url,
         action="Open the match",
         kickoff_at=match.kickoff_at,
-        match_name=match.name,
+        match_name=line.name,
+        calendar_sequence=calendar_sequence(match),
     )
 
 
@@ -202,16 +218,21 @@ def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now:
     match, line, url = _facts(access)
     if not match.is_over:
         return Stale("the match is not over")
+    if match.end_reason in ORGANISER_ENDINGS:  # a ruling: notifications/organiser_content.py
+        from notifications.organiser_content import ruling_result  # noqa: PLC0415
+
+        return ruling_result(notice, access, zone, now)
     outcome = {"won": "You won", "lost": "You lost", "drawn": "A draw"}.get(line.outcome, "")
     reason = _REASONS.get(match.end_reason, "")  # type: ignore[call-overload]
     headline = f"{outcome} {reason}".strip() if outcome else line.result_text
-    lines = [f"{match.name} is over: {line.result_text}."]
+    lines = [f"{line.name} is over: {line.result_text}."]
     if match.end_reason not in (Match.EndReason.NO_SHOW, Match.EndReason.ABANDONED):
-        lines.append(f"Final score: you {line.your_score}, {line.opponent} {line.opponent_score}.")
+        opponent = line.opponent or "your opponent"
+        lines.append(f"Final score: you {line.your_score}, {opponent} {line.opponent_score}.")
     return NoticeContent(
         kind="result",
         match_id=match.id,
-        subject=f"{headline}: {match.name}",
+        subject=f"{headline}: {line.name}",
         headline=headline,
         lines=lines,
         url=url,

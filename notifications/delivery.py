@@ -29,6 +29,7 @@ from notifications.models import (
     Notice,
     NotificationSettings,
     PushSubscription,
+    chosen_as,
 )
 from notifications.schemas import NoticeContent, PushPayload
 from vacations.pauses import effective_turn_deadline
@@ -67,7 +68,7 @@ def channels_for(notice: Notice, prefs: NotificationSettings, *, now: datetime) 
                 continue
         elif not _push_reaches(notice, member):
             continue
-        if notice.kind not in prefs.kinds(channel):
+        if chosen_as(notice.kind) not in prefs.kinds(channel):
             continue
         if notice.kind == Kind.FORFEIT and not _warning_for(notice, prefs, channel, now=now):
             continue
@@ -193,7 +194,7 @@ def _close(delivery: Delivery, status: str, detail: str, *, now: datetime) -> st
 def render_email(member: Any, notice: NoticeContent) -> EmailMultiAlternatives:
     """The notice as an email: text and HTML parts, the one-click unsubscribe link and its
     ``List-Unsubscribe``/``List-Unsubscribe-Post`` headers, a fixture's ``.ics``."""
-    token = services.unsubscribe_token(member.pk, notice.kind)
+    token = services.unsubscribe_token(member.pk, chosen_as(notice.kind))
     unsubscribe_url = content.absolute(reverse("notifications:unsubscribe", args=[token]))
     context = {
         "notice": notice,
@@ -215,12 +216,14 @@ def render_email(member: Any, notice: NoticeContent) -> EmailMultiAlternatives:
     message.attach_alternative(
         render_to_string("notifications/email/notice.html", context), "text/html"
     )
-    if notice.kind == "fixture" and notice.kickoff_at is not None and notice.match_id:
+    if notice.kickoff_at is not None and notice.match_id:  # a fixture's kick-off, or its change
         ics = calendar.fixture_calendar(
             match_id=notice.match_id,
             name=notice.match_name or notice.subject,
             kickoff_at=notice.kickoff_at,
             url=notice.url,
+            sequence=notice.calendar_sequence,
+            cancelled=notice.calendar_cancelled,
         )
         message.attach("fixture.ics", ics, "text/calendar")
     return message

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
+from django.db.models import Count
 from django.urls import reverse
 from icalendar import Event
 
@@ -87,11 +88,15 @@ def _kickoffs(matches: list[Match], *, member_id: int | None) -> list[Event]:
         events.append(
             calendar.kickoff_event(
                 match_id=match.id,
-                name=match.name,
+                name=line.name,
                 kickoff_at=start,
                 url=_match_url(match.id),
                 facts=facts,
                 cancelled=match.status == Match.Status.ABANDONED,
+                sequence=calendar.event_sequence(
+                    organiser_changes=getattr(match, "organiser_changes", 0),
+                    abandoned=match.end_reason == Match.EndReason.ABANDONED,
+                ),
             )
         )
     return events
@@ -102,6 +107,7 @@ def _latest(matches: Any) -> list[Match]:
         matches.exclude(kickoff_at__isnull=True, opened_at__isnull=True)
         .select_related("tournament")
         .prefetch_related("seats__member")
+        .annotate(organiser_changes=Count("organiser_actions", distinct=True))
         .order_by("-kickoff_at", "-opened_at", "-id")[:MAX_EVENTS]
     )
 

@@ -20,11 +20,15 @@ from django.db import models
 
 class Kind(models.TextChoices):
     YOUR_MOVE = "your_move", "Your move"
-    FIXTURE = "fixture", "Fixture scheduled"
+    FIXTURE = "fixture", "Fixture scheduled or changed"
     KICKOFF = "kickoff", "Kick-off in one hour"
     FORFEIT = "forfeit", "Forfeit warning"
     RESULT = "result", "Result"
     DIGEST = "digest", "Daily digest"
+    # ---- organiser changes (notifications/organiser_changes.py): chosen as "fixture"
+    MOVED = "moved", "Kick-off moved"
+    SUBSTITUTE = "substitute", "Player substituted"
+    # ---- end of organiser changes
 
 
 class Channel(models.TextChoices):
@@ -37,6 +41,21 @@ CHOSEN_KINDS = (Kind.YOUR_MOVE, Kind.FIXTURE, Kind.KICKOFF, Kind.FORFEIT, Kind.R
 DEFAULT_WARNING_HOURS = [24, 2]
 #: The forfeit warning that quiet hours never hold back (and any later one).
 URGENT_WARNING_HOURS = 2
+
+
+#: Kinds a member does not choose on their own: each goes by the channels of the kind it
+#: belongs to (an organiser's change to a fixture, as the fixture's own notice).
+CHOSEN_AS: dict[str, str] = {
+    # ---- organiser changes
+    Kind.MOVED: Kind.FIXTURE,
+    Kind.SUBSTITUTE: Kind.FIXTURE,
+    # ---- end of organiser changes
+}
+
+
+def chosen_as(kind: str) -> str:
+    """The kind a member's choice for ``kind`` is stored under (itself, if chosen alone)."""
+    return CHOSEN_AS.get(kind, kind)
 
 
 def default_warning_hours() -> list[int]:
@@ -123,6 +142,14 @@ class Notice(models.Model):
     # The turn it is about (your move, forfeit warnings) and the warning's hours.
     turn_number = models.PositiveIntegerField(null=True, blank=True)
     hours = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The organiser's change it tells of (a kick-off moved, a substitution).
+    organiser_action = models.ForeignKey(
+        "matches.OrganiserAction",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notices",
+    )
     created_at = models.DateTimeField()
     # Set when its deliveries were decided; the sweep picks up any a lost task left undone.
     dispatched_at = models.DateTimeField(null=True, blank=True)

@@ -8,7 +8,17 @@ from typing import Literal
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
-NoticeKind = Literal["your_move", "fixture", "kickoff", "forfeit", "result", "digest"]
+NoticeKind = Literal[
+    "your_move",
+    "fixture",
+    "kickoff",
+    "forfeit",
+    "result",
+    "digest",
+    # ---- organiser changes (notifications/organiser_content.py)
+    "moved",
+    "substitute",
+]
 
 
 class NoticeContent(BaseModel):
@@ -30,6 +40,9 @@ class NoticeContent(BaseModel):
     # A fixture's kick-off and name, for its calendar attachment.
     kickoff_at: datetime | None = None
     match_name: str | None = None
+    # The attachment's SEQUENCE and whether it cancels the event (organiser changes).
+    calendar_sequence: int = 0
+    calendar_cancelled: bool = False
 
 
 class PushPayload(BaseModel):

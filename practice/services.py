@@ -76,7 +76,7 @@ def start_practice(
     computer = computer_member()
     with transaction.atomic():
         match = _new_match(
-            name=f"Practice: {member.username} v the computer",
+            name="Practice",  # the title adds who sits (matches.visibility.titles)
             organiser=member,
             kickoff_at=None,
             ruleset="word-duel",

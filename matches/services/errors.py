@@ -86,6 +86,13 @@ class FixtureUnchangeable(ServiceError):
     status = 409
 
 
+class RoundsOutOfOrder(ServiceError):
+    """A round postponed past a later round's kick-off, without carrying the later rounds."""
+
+    code = "rounds_out_of_order"
+    status = 409
+
+
 class ContributionRefused(ServiceError):
     """A random value for the bag that cannot be taken (a bad value, too late, twice)."""
 

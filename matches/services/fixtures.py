@@ -202,7 +202,8 @@ def create_round_robin(
         for round_index, pairs in enumerate(round_robin_pairings(unique_players, double=double)):
             kickoff = first_kickoff + interval * round_index
             for first, second in pairs:
-                fixture_name = f"{tournament.name} · Round {round_index + 1}: {first} v {second}"
+                # The fixture's own label: titles add the players seated (visibility.titles).
+                fixture_name = f"{tournament.name} · Round {round_index + 1}"
                 match = _new_match(
                     name=fixture_name[:NAME_LENGTH],
                     organiser=organiser,

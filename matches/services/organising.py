@@ -1,9 +1,10 @@
 """An organiser's control of a fixture once it is scheduled: reschedule, cancel, adjudicate,
-substitute a player, postpone a tournament round.
+substitute a player, postpone a tournament round, withdraw a player from all their fixtures.
 
 Each is one function: it locks the match row (and its seats), applies any deadline that has
 passed (so a kick-off that came first stands), checks, writes the change and its
-:class:`OrganiserAction` (the audit trail: who, what, when, why) in one transaction, and
+:class:`OrganiserAction` (the audit trail: who, what, when, why) in one transaction, records
+the players' notices (``notifications/organiser_changes.py``, keyed by the action) and
 publishes its news after commit. A ruling on a result ends the match through
 ``finish_match``, so a rated adjudication moves the ratings and the players are told; a
 voided or cancelled match has no result and is rated by nobody.
@@ -25,11 +26,16 @@ from matches.events import Event, PublicEvent, publish_on_commit
 from matches.models import Match, OrganiserAction, Seat, Turn
 from matches.services.common import locked_match, locked_seats, require_organiser
 from matches.services.common import now as _now
-from matches.services.errors import FixtureUnchangeable, InvalidFixture, ServiceError
+from matches.services.errors import (
+    FixtureUnchangeable,
+    InvalidFixture,
+    RoundsOutOfOrder,
+    ServiceError,
+)
 from matches.services.fixtures import NOT_A_MEMBER
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.visibility.access import is_club_member
-from notifications import notices
+from notifications import organiser_changes
 
 #: The longest reason kept with an organiser's action.
 MAX_REASON_LENGTH = 500
@@ -70,8 +76,8 @@ def _reason(reason: str) -> str:
 
 def _record(
     match: Match, organiser: Any, kind: str, reason: str, now: datetime, **details: Any
-) -> None:
-    OrganiserAction.objects.create(
+) -> OrganiserAction:
+    return OrganiserAction.objects.create(
         match=match,
         organiser=organiser,
         kind=kind,
@@ -127,7 +133,8 @@ def fixture_reschedule(
     """Move a fixture's kick-off (and its no-show deadline with it) before it has passed.
 
     Locks the match row. Refused once the kick-off has come (a kick-off passed is applied
-    first and stands) or when the new time is not ahead. Watchers get ``fixture_changed``.
+    first and stands) or when the new time is not ahead. Watchers get ``fixture_changed``;
+    each seated player is told the old and new kick-off.
     """
     require_organiser(organiser)
     reason = _reason(reason)
@@ -143,7 +150,7 @@ def fixture_reschedule(
         match.kickoff_at = kickoff_at
         match.no_show_at = kickoff_at + match.no_show_window
         match.save(update_fields=["kickoff_at", "no_show_at"])
-        _record(
+        action = _record(
             match,
             organiser,
             OrganiserAction.Kind.RESCHEDULE,
@@ -152,6 +159,7 @@ def fixture_reschedule(
             kickoff_before=before.isoformat() if before else None,
             kickoff_after=kickoff_at.isoformat(),
         )
+        organiser_changes.kickoff_moved(match, change.seats, action)
         change.events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
     return change.match
 
@@ -232,7 +240,8 @@ def fixture_substitute(
     Locks the match and its seats. Refused once the seat has moved or the match is over, for
     an empty seat, and for a newcomer who is not an approved member or already sits in the
     other seat. In a tournament the newcomer joins its players (the standings' list); the
-    player replaced stays in it, with any other fixtures they have.
+    player replaced stays in it, with any other fixtures they have. The newcomer is told of
+    the fixture, the player replaced and the opponent of the change.
     """
     require_organiser(organiser)
     reason = _reason(reason)
@@ -254,25 +263,37 @@ def fixture_substitute(
             raise InvalidFixture(ALREADY_IN_THIS_SEAT)
         if incoming.pk == other.member_id:
             raise InvalidFixture(BOTH_SIDES)
-        outgoing = seat.member
-        seat.member = incoming
-        seat.seated_at = now
-        seat.save(update_fields=["member", "seated_at"])
-        if match.tournament_id is not None:
-            match.tournament.players.add(incoming)  # type: ignore[union-attr]
-        _record(
-            match,
-            organiser,
-            OrganiserAction.Kind.SUBSTITUTE,
-            reason,
-            now,
-            position=position,
-            member_before=str(outgoing),
-            member_after=str(incoming),
-        )
-        notices.fixture_scheduled(match.id, [incoming.pk])
-        change.events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
+        _hand_seat_over(change, seat, incoming, organiser, reason)
     return change.match
+
+
+def _hand_seat_over(
+    change: _Change, seat: Seat, incoming: Member, organiser: Any, reason: str
+) -> None:
+    """Seat ``incoming`` where ``seat``'s player sat (checked by the caller), with its audit
+    entry, the three players' notices and the watchers' news."""
+    match, now = change.match, change.now
+    outgoing = seat.member
+    assert outgoing is not None
+    seat.member = incoming
+    seat.seated_at = now
+    seat.save(update_fields=["member", "seated_at"])
+    if match.tournament_id is not None:
+        match.tournament.players.add(incoming)  # type: ignore[union-attr]
+    action = _record(
+        match,
+        organiser,
+        OrganiserAction.Kind.SUBSTITUTE,
+        reason,
+        now,
+        position=seat.position,
+        member_before=str(outgoing),
+        member_after=str(incoming),
+        member_before_id=outgoing.pk,
+        member_after_id=incoming.pk,
+    )
+    organiser_changes.seat_substituted(match, change.seats, action, outgoing=outgoing)
+    change.events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
 
 
 def round_postpone(
@@ -282,15 +303,22 @@ def round_postpone(
     round_number: int,
     by: timedelta,
     reason: str,
+    carry_later: bool = False,
     now: datetime | None = None,
 ) -> list[Match]:
     """Move every fixture of a tournament round that has not kicked off later by ``by``
-    (each no-show deadline with it), with an audit entry per fixture.
+    (each no-show deadline with it), with an audit entry per fixture and a notice to each
+    of its players.
 
-    Fixtures of the round that have already kicked off (live or over) are left as they
-    are, and so is one without a kick-off time (it starts when both seats are filled).
-    Locks the round's match rows in id order, applying passed deadlines to each first.
-    Refused when no fixture of the round is still to kick off. Returns the fixtures moved.
+    A round must not end up kicking off after a later round: that is refused
+    (:class:`RoundsOutOfOrder`) unless ``carry_later``, which moves every later round's
+    fixtures still to kick off by the same interval, so the rounds keep their order and
+    their spacing. Fixtures already under way (live or over), and one without a kick-off
+    time (it starts when both seats are filled), are left as they are.
+
+    Locks the match rows of the round and of every later round in id order, applying passed
+    deadlines to each first. Refused when no fixture of the round is still to kick off.
+    Returns the fixtures moved, the round's first.
     """
     require_organiser(organiser)
     reason = _reason(reason)
@@ -298,45 +326,215 @@ def round_postpone(
         raise InvalidFixture(POSTPONE_NOT_LATER)
     if by > timedelta(days=MAX_POSTPONE_DAYS):
         raise InvalidFixture(POSTPONE_TOO_LONG)
-    refusal: Exception | None = None
+    refusal: ServiceError | None = None
     moved: list[Match] = []
     with transaction.atomic():
         ids = list(
-            Match.objects.filter(tournament_id=tournament_id, round_number=round_number)
+            Match.objects.filter(tournament_id=tournament_id, round_number__gte=round_number)
             .order_by("id")
             .values_list("id", flat=True)
         )
         now = now or _now()
         events: list[Event] = []
+        locked: list[tuple[Match, list[Seat]]] = []
         for match_id in ids:
             match = locked_match(match_id)
-            events += apply_deadlines(match, locked_seats(match), now=now)
-            if match.status == Match.Status.SCHEDULED and match.kickoff_at is not None:
-                moved.append(match)
-        if not ids:
+            seats = locked_seats(match)
+            events += apply_deadlines(match, seats, now=now)
+            locked.append((match, seats))
+        this_round = [(m, s) for m, s in locked if m.round_number == round_number]
+        later = [(m, s) for m, s in locked if m.round_number != round_number]
+        due = [(m, s) for m, s in this_round if _still_to_kick_off(m)]
+        if not this_round:
             refusal = InvalidFixture(NO_SUCH_ROUND)
-        elif not moved:
+        elif not due:
             refusal = FixtureUnchangeable(ROUND_UNDER_WAY)
         else:
-            for match in moved:
-                before = match.kickoff_at
-                assert before is not None
-                match.kickoff_at = before + by
-                match.no_show_at = match.kickoff_at + match.no_show_window
-                match.save(update_fields=["kickoff_at", "no_show_at"])
-                _record(
-                    match,
-                    organiser,
-                    OrganiserAction.Kind.POSTPONE,
-                    reason,
-                    now,
-                    round_number=round_number,
-                    postponed_by_seconds=int(by.total_seconds()),
-                    kickoff_before=before.isoformat(),
-                    kickoff_after=match.kickoff_at.isoformat(),
+            overtaken = _first_round_overtaken(due, later, by)
+            if overtaken is not None and not carry_later:
+                refusal = RoundsOutOfOrder(
+                    f"Round {round_number} would then kick off after round {overtaken}: "
+                    "postpone the later rounds with it, or by less."
                 )
-                events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
+            else:
+                carried = [(m, s) for m, s in later if _still_to_kick_off(m)] if carry_later else []
+                for match, seats in [*due, *carried]:
+                    carried_with = round_number if match.round_number != round_number else None
+                    events += _postpone_one(match, seats, organiser, reason, now, by=by,
+                                            carried_with=carried_with)  # fmt: skip
+                    moved.append(match)
         publish_on_commit(events)
     if refusal is not None:
         raise refusal
     return moved
+
+
+def _still_to_kick_off(match: Match) -> bool:
+    return match.status == Match.Status.SCHEDULED and match.kickoff_at is not None
+
+
+def _first_round_overtaken(
+    due: list[tuple[Match, list[Seat]]], later: list[tuple[Match, list[Seat]]], by: timedelta
+) -> int | None:
+    """The first later round that would kick off before the postponed round's last fixture
+    (a fixture under way counts from when it kicked off), or None."""
+    latest = max(_start(match) for match, _ in due) + by
+    overtaken = sorted(
+        match.round_number
+        for match, _ in later
+        if match.round_number is not None
+        and (match.kickoff_at or match.opened_at) is not None
+        and _start(match) < latest
+    )
+    return overtaken[0] if overtaken else None
+
+
+def _start(match: Match) -> datetime:
+    """When a fixture kicks off, or did (one without a kick-off time: when it opened)."""
+    start = match.kickoff_at or match.opened_at
+    assert start is not None
+    return start
+
+
+def _postpone_one(
+    match: Match,
+    seats: list[Seat],
+    organiser: Any,
+    reason: str,
+    now: datetime,
+    *,
+    by: timedelta,
+    carried_with: int | None,
+) -> list[Event]:
+    """One fixture of a postponement: its kick-off and no-show deadline later by ``by``, its
+    audit entry (its round, and the earlier round postponed that carried it), its players
+    told."""
+    before = match.kickoff_at
+    assert before is not None
+    match.kickoff_at = before + by
+    match.no_show_at = match.kickoff_at + match.no_show_window
+    match.save(update_fields=["kickoff_at", "no_show_at"])
+    action = _record(
+        match,
+        organiser,
+        OrganiserAction.Kind.POSTPONE,
+        reason,
+        now,
+        round_number=match.round_number,
+        postponed_by_seconds=int(by.total_seconds()),
+        **({"carried_with_round": carried_with} if carried_with is not None else {}),
+        kickoff_before=before.isoformat(),
+        kickoff_after=match.kickoff_at.isoformat(),
+    )
+    organiser_changes.kickoff_moved(match, seats, action)
+    return [PublicEvent(match.id, "fixture_changed", visibility.no_news())]
+
+
+# ---------------------------------------------------------------- a player withdrawn
+
+
+SUBSTITUTE_IS_THE_PLAYER = "Choose another member to take their seats."
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What became of one fixture of a withdrawn player."""
+
+    match_id: int
+    #: ``substituted``, ``cancelled`` (not kicked off) or ``lost`` (a live match).
+    outcome: str
+
+
+def member_withdraw(
+    *,
+    organiser: Any,
+    member_id: int,
+    reason: str,
+    substitute_id: int | None = None,
+    now: datetime | None = None,
+) -> list[Settled]:
+    """Take a member out of every fixture of theirs that is not over (they leave the club,
+    or cannot play on), as RULES.md section 3 says:
+
+    - with a ``substitute``, that member takes their seat wherever it has not moved yet
+      (as :func:`fixture_substitute`; not where the substitute holds the other seat);
+    - any other fixture not yet kicked off is cancelled: no result, counts for nobody;
+    - any other live match ends at once as a win for the opponent (``withdrawn``).
+
+    Each fixture is settled under its own match lock, in id order, with its audit entry
+    (a substitution, or ``withdraw``) and its players' notices; called inside a larger
+    transaction (a removal from the club), everything commits or nothing does. Returns what
+    became of each fixture.
+    """
+    require_organiser(organiser)
+    reason = _reason(reason)
+    substitute = None
+    if substitute_id is not None:
+        substitute = Member.objects.filter(pk=substitute_id).first()
+        if substitute is None or not is_club_member(substitute):
+            raise InvalidFixture(NOT_A_MEMBER)
+        if substitute.pk == member_id:
+            raise InvalidFixture(SUBSTITUTE_IS_THE_PLAYER)
+    held = (
+        Seat.objects.filter(
+            member_id=member_id, match__status__in=[Match.Status.SCHEDULED, Match.Status.LIVE]
+        )
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+    )
+    settled = []
+    for match_id in list(held):
+        outcome = _withdraw_from(match_id, member_id, organiser, reason, substitute, now=now)
+        if outcome is not None:
+            settled.append(Settled(match_id, outcome))
+    return settled
+
+
+def _withdraw_from(
+    match_id: int,
+    member_id: int,
+    organiser: Any,
+    reason: str,
+    substitute: Member | None,
+    *,
+    now: datetime | None,
+) -> str | None:
+    with _locked_for_change(match_id, now=now) as change:
+        match, seats = change.match, change.seats
+        seat = next((s for s in seats if s.member_id == member_id), None)
+        if seat is None or match.is_over:
+            return None  # ended meanwhile (a deadline applied first), or not theirs now
+        other = seats[1 - seat.position]
+        moved = Turn.objects.filter(match=match, position=seat.position).exists()
+        if substitute is not None and not moved and other.member_id != substitute.pk:
+            _hand_seat_over(change, seat, substitute, organiser, reason)
+            return "substituted"
+        player = str(seat.member)
+        if match.status == Match.Status.SCHEDULED:
+            change.events += finish_match(
+                match,
+                seats,
+                result=Match.Result.NONE,
+                reason=Match.EndReason.CANCELLED,
+                now=change.now,
+                status=Match.Status.ABANDONED,
+            )
+            outcome = "cancelled"
+        else:
+            winner = Match.Result.FIRST if seat.position == 1 else Match.Result.SECOND
+            change.events += finish_match(
+                match, seats, result=winner, reason=Match.EndReason.WITHDRAWN, now=change.now
+            )
+            outcome = "lost"
+        _record(
+            match,
+            organiser,
+            OrganiserAction.Kind.WITHDRAW,
+            reason,
+            change.now,
+            position=seat.position,
+            member=player,
+            outcome=outcome,
+        )
+        return outcome
+    return None  # (a refusal is raised by the block; nothing else gets here)

@@ -31,6 +31,7 @@ function start(root) {
     cancelled: "Cancelled by an organiser",
     adjudicated: "Adjudicated by an organiser",
     voided: "Voided by an organiser",
+    withdrawn: "Withdrawn by an organiser",
   };
   const STATUS_LABEL = { scheduled: "Scheduled", live: "Live", finished: "Finished", abandoned: "Abandoned" };
   const STALE = "Your opponent moved. Board updated.";
@@ -955,8 +956,15 @@ function start(root) {
     return `${wentOut ? "You went out. " : ""}The match is over. ${resultText(live)}.`;
   }
 
+  // How a match that ended without a result reads, by its ending (visibility/pages.py).
+  const NO_RESULT = {
+    cancelled: "Cancelled by an organiser: no result",
+    voided: "Voided by an organiser: no result",
+    abandoned: "No result (both seats empty)",
+  };
+
   function resultText(snapshot) {
-    if (snapshot.status === "abandoned") return "No result (both seats empty)";
+    if (snapshot.end_reason in NO_RESULT) return NO_RESULT[snapshot.end_reason];
     if (snapshot.result === "draw") return "Draw";
     if (snapshot.result in RESULT) {
       const seat = snapshot.seats[RESULT[snapshot.result]];
@@ -980,7 +988,10 @@ function start(root) {
     } else if (live.status === "scheduled") {
       text = "Not started yet.";
     } else {
-      text = `Match over: ${resultText(live)}, ${scores}.`;
+      // A match with no result has no final score to give (a cancelled one was never played).
+      text = live.end_reason in NO_RESULT
+        ? `Match over: ${resultText(live)}.`
+        : `Match over: ${resultText(live)}, ${scores}.`;
     }
     el.turnLine.textContent = text;
     el.turnLine.classList.toggle("your-turn", live.status === "live" && seated() && live.to_move === live.your_seat);
@@ -1023,6 +1034,9 @@ function start(root) {
     const mover = live.seats.find((s) => s.position === live.to_move);
     const label = STATUS_LABEL[live.status] || live.status;
     el.matchStatus.textContent = live.status === "live" && mover ? `${label}: ${seatName(mover)} to move` : label;
+    // The title names the players seated now (a substitute's name as soon as they sit).
+    const heading = $("match-title");
+    if (heading && live.name && heading.textContent !== live.name) heading.textContent = live.name;
     if (live.status === "finished" || live.status === "abandoned") {
       setFact("match-result", "Result", resultText(live));
       setFact("match-ended-by", "Ended by", END_REASON[live.end_reason] || "");

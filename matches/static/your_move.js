@@ -96,7 +96,9 @@ document.addEventListener("wordduel:view", (event) => {
   const view = event.detail;
   if (!view) return;
   const mine = isMine(view);
-  document.title = mine ? `${TITLE} · ${baseTitle}` : baseTitle;
+  // The match's title as it is now (its players change with a substitution).
+  const base = view.name ? `${view.name} · Word Duel` : baseTitle;
+  document.title = mine ? `${TITLE} · ${base}` : base;
   setIcon(mine);
   if (wasMine !== null && mine !== wasMine) {
     if (mine && document.hidden) notify(view);

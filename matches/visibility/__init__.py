@@ -57,6 +57,7 @@ from matches.visibility.payloads import (
     seats_news,
     turn_news,
 )
+from matches.visibility.titles import match_title
 
 __all__ = [
     "MatchAccess",
@@ -82,6 +83,7 @@ __all__ = [
     "key_is_valid",
     "match_line",
     "match_page",
+    "match_title",
     "match_view",
     "no_news",
     "public_match",

@@ -28,6 +28,7 @@ from matches.visibility.payloads import (
     move_views,
     seat_name,
 )
+from matches.visibility.titles import match_title
 
 
 def bag_proof(match: Match, seats: list[Seat]) -> BagProof:
@@ -49,7 +50,7 @@ def api_match_row(match: Match) -> MatchRow:
     """One match of the API's list: public facts only (prefetch ``seats__member``)."""
     return MatchRow(
         id=match.id,
-        name=match.name,
+        name=match_title(match, list(match.seats.all())),
         status=match.status,
         visibility=match.visibility,
         ruleset=match.ruleset,
@@ -119,7 +120,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
     racks = [_rack_after(turns, seats, seat.position, turn) for seat in seats]
     return Replay(
         match_id=match.id,
-        name=match.name,
+        name=match_title(match, seats),
         ruleset=match.ruleset,
         lexicon=match.lexicon,
         board_size=ruleset.board_size,
@@ -192,7 +193,7 @@ def gcg_for(access: MatchAccess) -> str | None:
         game,
         player_names=names,
         visible_racks=visible,
-        title=match.name,
+        title=match_title(match, seats),
         game_id=("wordduel", str(match.id)),
         notes=_gcg_notes(match, seats),
         pragmas=chain_pragmas(match, access.turns),

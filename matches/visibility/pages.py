@@ -16,6 +16,7 @@ from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, M
 from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member
 from matches.visibility.fairness import fairness_record
 from matches.visibility.payloads import match_view, seat_name
+from matches.visibility.titles import match_title
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -57,12 +58,21 @@ def outcome_for(match: Match, position: int | None) -> str:
     return "won" if winner == position else "lost"
 
 
+#: How a match that ended without a result reads, by its ending (board.js says the same).
+NO_RESULT_TEXTS: dict[str, str] = {
+    Match.EndReason.CANCELLED: "Cancelled by an organiser: no result",
+    Match.EndReason.VOIDED: "Voided by an organiser: no result",
+    Match.EndReason.ABANDONED: "No result (both seats empty)",
+}
+
+
 def result_text(match: Match, seats: list[Seat]) -> str:
-    """The result in words: who won, a draw, no result, or nothing while not over."""
-    if match.status == Match.Status.ABANDONED:
-        return "No result (both seats empty)"
+    """The result in words: who won, a draw, no result (and why), or nothing while not
+    over."""
     if not match.is_over:
         return ""
+    if match.end_reason in NO_RESULT_TEXTS:
+        return NO_RESULT_TEXTS[match.end_reason]
     if match.result == Match.Result.DRAW:
         return "Draw"
     if match.result in (Match.Result.FIRST, Match.Result.SECOND):
@@ -91,28 +101,28 @@ class AuditLine:
     who: str
     at: datetime
     reason: str
-    #: What changed, in words (the kick-off before and after, who took whose seat, the
-    #: result awarded); empty when the label says it all.
+    #: What changed, in words (who took whose seat, the result awarded); empty when the
+    #: label says it all.
     detail: str = ""
+    #: A kick-off moved: from and to (shown in the viewer's zone, as every time on a page).
+    moved_from: datetime | None = None
+    moved_to: datetime | None = None
 
 
 _RULING_WORDS = {"first": "a win for First", "second": "a win for Second", "draw": "a draw"}
+_WITHDRAWAL_WORDS = {"cancelled": "the fixture cancelled", "lost": "a win for the opponent"}
 
 
-def _when(iso: object) -> str:
-    if not isinstance(iso, str):
-        return "no set time"
-    return f"{datetime.fromisoformat(iso):%a %d %b %Y, %H:%M} UTC"
+def _moment(iso: object) -> datetime | None:
+    return datetime.fromisoformat(iso) if isinstance(iso, str) else None
 
 
 def _audit_detail(action: OrganiserAction) -> str:
     """The action's ``details`` (plain values written by the organiser services) in words."""
     details = action.details or {}
-    if action.kind in {OrganiserAction.Kind.RESCHEDULE, OrganiserAction.Kind.POSTPONE}:
-        return (
-            f"kick-off moved from {_when(details.get('kickoff_before'))} "
-            f"to {_when(details.get('kickoff_after'))}"
-        )
+    if action.kind == OrganiserAction.Kind.WITHDRAW:
+        outcome = _WITHDRAWAL_WORDS.get(str(details.get("outcome")), "")
+        return f"{details.get('member')} withdrawn: {outcome}" if outcome else ""
     if action.kind == OrganiserAction.Kind.SUBSTITUTE:
         seat = Seat.Position(details.get("position", 0)).label
         return f"{seat}: {details.get('member_after')} replaced {details.get('member_before')}"
@@ -135,6 +145,8 @@ def audit_lines(match: Match, *, is_organiser: bool) -> list[AuditLine]:
             at=action.created_at,
             reason=action.reason,
             detail=_audit_detail(action),
+            moved_from=_moment((action.details or {}).get("kickoff_before")),
+            moved_to=_moment((action.details or {}).get("kickoff_after")),
         )
         for action in actions
     ]
@@ -187,7 +199,7 @@ def match_line(match: Match, *, member_id: int | None = None) -> MatchLine:
     other = next((seat for seat in seats if mine and seat.position != mine.position), None)
     return MatchLine(
         id=match.id,
-        name=match.name,
+        name=match_title(match, seats),
         status=match.status,
         status_label=match.get_status_display(),
         visibility=match.visibility,

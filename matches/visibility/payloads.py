@@ -40,6 +40,7 @@ from matches.schemas import (
     WordView,
 )
 from matches.visibility.access import MatchAccess, Viewer, can_share
+from matches.visibility.titles import match_title
 
 
 def seat_name(seat: Seat) -> str | None:
@@ -141,7 +142,7 @@ def _public_fields(
 ) -> dict[str, object]:
     return {
         "match_id": match.id,
-        "name": match.name,
+        "name": match_title(match, seats),
         "ruleset": match.ruleset,
         "lexicon": match.lexicon,
         "board_size": get_ruleset(match.ruleset).board_size,

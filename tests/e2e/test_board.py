@@ -41,6 +41,7 @@ from tests.matches.helpers import (
     game_of,
     opening_play,
     rack_of,
+    title_of,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -378,11 +379,11 @@ def test_a_signed_out_visitor_watches_a_members_only_match_by_its_share_link(
     assert player.evaluate("navigator.clipboard.readText()") == link
 
     outsider = open_page(match_url(match), wait=False)
-    expect(outsider.locator("h1")).not_to_have_text(match.name)
+    expect(outsider.locator("h1")).not_to_have_text(title_of(match))
     assert outsider.goto(match_url(match)).status == 404
 
     watcher = open_page(link)
-    expect(watcher.locator("#match-title")).to_have_text(match.name)
+    expect(watcher.locator("#match-title")).to_have_text(title_of(match))
     expect(watcher.locator("#turn-line")).to_contain_text("alice (First) to move")
     expect(watcher.locator("#your-rack")).to_have_count(0)
     expect(watcher.locator("#share-link")).to_have_count(0)

@@ -36,7 +36,7 @@ from tests.e2e.test_board import (
     sign_in,
     stage_by_clicks,
 )
-from tests.matches.helpers import assert_tiles_conserved, game_of, rack_of
+from tests.matches.helpers import assert_tiles_conserved, game_of, rack_of, title_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -205,7 +205,7 @@ def test_4_a_members_only_match_without_a_key_shows_the_sites_page_and_offers_th
     main.get_by_role("link", name="Sign in").click()
     sign_in(visitor, alice)
     expect(visitor).to_have_url(re.compile(rf"{match_url(match)}$"))
-    expect(visitor.locator("#match-title")).to_have_text(match.name)
+    expect(visitor.locator("#match-title")).to_have_text(title_of(match))
 
 
 # ------------------------------------------------------------------ 5. the bag after kick-off

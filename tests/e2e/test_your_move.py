@@ -15,6 +15,7 @@ import pytest
 from matches.models import Match
 from tests.e2e.browser import expect
 from tests.e2e.test_board import commit, match_url
+from tests.matches.helpers import title_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,25 +47,25 @@ def test_the_title_says_your_move_when_the_opponent_commits(open_page, live_matc
     second = open_page(match_url(match), bob, init_script=NOTIFICATION_SPY)
     spectator = open_page(match_url(match))
     expect(first).to_have_title(YOUR_MOVE)
-    expect(first).to_have_title(f"Your move · {match.name} · Word Duel")
+    expect(first).to_have_title(f"Your move · {title_of(match)} · Word Duel")
     assert _icon(first) == "yes"
-    expect(second).to_have_title(f"{match.name} · Word Duel")
+    expect(second).to_have_title(f"{title_of(match)} · Word Duel")
     assert _icon(second) == "no"
 
     # Bob's tab is in the background when alice passes (from her browser).
     second.evaluate("window.__hidden = true")
     first.get_by_role("button", name="Pass…").click()
     first.get_by_role("button", name="Yes, pass").click()
-    expect(second).to_have_title(f"Your move · {match.name} · Word Duel")
+    expect(second).to_have_title(f"Your move · {title_of(match)} · Word Duel")
     expect(second.locator('link[rel="icon"]')).to_have_attribute("data-your-move", "yes")
-    expect(first).to_have_title(f"{match.name} · Word Duel")
+    expect(first).to_have_title(f"{title_of(match)} · Word Duel")
     expect(first.locator('link[rel="icon"]')).to_have_attribute("data-your-move", "no")
     notes = second.evaluate("window.__notifications")
     assert len(notes) == 1
-    assert notes[0]["title"] == f"Your move: {match.name}"
+    assert notes[0]["title"] == f"Your move: {title_of(match)}"
     assert notes[0]["tag"] == f"wordduel-your_move-{match.id}"
     # A watcher is never told it is their move.
-    expect(spectator).to_have_title(f"{match.name} · Word Duel")
+    expect(spectator).to_have_title(f"{title_of(match)} · Word Duel")
 
     # Bob's tab is in front when alice's turn comes back and goes again: no notification
     # while he is looking, only the title.
@@ -99,7 +100,7 @@ def test_next_match_where_its_my_move_goes_to_the_board_waiting(
     button.click()
     expect(page).to_have_url(re.compile(rf"/matches/{theirs.id}/$"))
     expect(page.locator("#match")).to_have_attribute("data-synced", "yes")
-    expect(page).to_have_title(f"Your move · {theirs.name} · Word Duel")
+    expect(page).to_have_title(f"Your move · {title_of(theirs)} · Word Duel")
 
     # From there, the next board waiting is the first one again (the current one skipped).
     button.click()

@@ -50,6 +50,7 @@ SENT_BY: dict[str, frozenset[str]] = {
     "ContributionRefused": frozenset({"api"}),
     "InvalidFixture": frozenset(),
     "FixtureUnchangeable": frozenset(),  # the organiser's pages only
+    "RoundsOutOfOrder": frozenset(),  # the organiser's fixture list only
     # Membership (a seat over the socket; the rest on the account and members pages).
     "MembershipRequired": frozenset({"socket"}),
     "SignUpRefused": frozenset(),

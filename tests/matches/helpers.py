@@ -14,6 +14,13 @@ from matches.integrity import match_problems
 from matches.models import Match, Seat
 
 
+def title_of(match: Match) -> str:
+    """The match's title as every page, email and feed writes it (its label and players)."""
+    from matches.visibility import match_title
+
+    return match_title(match, list(match.seats.select_related("member").order_by("position")))
+
+
 @dataclass(frozen=True)
 class Outcome:
     """A commit's answer as a test reads it: accepted or refused, the same either way."""

@@ -364,9 +364,12 @@ def test_a_reschedule_in_the_trail_says_from_when_to_when(organiser, upcoming):
     services.fixture_reschedule(organiser=organiser, match_id=upcoming.id, kickoff_at=new,
                                 reason="Venue")  # fmt: skip
     page = _client(organiser).get(f"/matches/{upcoming.id}/").content.decode()
+    # Both moments as <time>s, written in the viewer's zone by the page (UTC without it).
     assert (
-        f"kick-off moved from {before:%a %d %b %Y, %H:%M} UTC to Tue 04 Mar 2031, 18:30 UTC" in page
-    )
+        f'kick-off moved from <time datetime="{before.isoformat()}" data-localise>'
+        f"{before:%a %-d %b %Y, %H:%M} UTC</time> to "
+        f'<time datetime="{new.isoformat()}" data-localise>Tue 4 Mar 2031, 18:30 UTC</time>'
+    ) in page
 
 
 @pytest.mark.django_db

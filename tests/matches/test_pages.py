@@ -235,7 +235,7 @@ def test_match_page_shows_the_fixture_and_its_kick_off(make_fixture, alice) -> N
     with time_machine.travel(BEFORE, tick=False):
         match = make_fixture(first=alice, kickoff_at=KICKOFF, name="Sunday duel")
         html = page(signed_in(None), f"/matches/{match.id}/")
-    assert '<h1 id="match-title">Sunday duel</h1>' in html
+    assert '<h1 id="match-title">Sunday duel: alice v (free seat)</h1>' in html
     assert '<time datetime="2031-05-04T18:00:00+00:00" data-localise>' in html
     assert "Sun 4 May 2031, 18:00 UTC" in html
     assert "Scheduled" in html

@@ -29,7 +29,7 @@ from matches.engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
 from matches.engine.randomplay import AnagramIndex, random_move
 from matches.models import Match, Turn
 from tests.depth import QUICK
-from tests.matches.helpers import commit_move, game_of
+from tests.matches.helpers import commit_move, game_of, title_of
 
 
 @cache
@@ -226,7 +226,7 @@ def test_exports_of_a_played_match_rescore_and_show_only_own_racks(
         (tmp_path / f"{name}.gcg").write_text(text, encoding="utf-8")
         paths.append(tmp_path / f"{name}.gcg")
         record = parse_gcg(text)
-        assert record.title == finished.name
+        assert record.title == title_of(finished)  # the label and the players
         assert [p.nick for p in record.players if p] == ["alice", "bob"]
         assert ("id", f"wordduel {finished.id}") in record.pragmas
         for event, turn in zip(record.events, turns, strict=False):

@@ -97,13 +97,13 @@ def test_a_members_feed_lists_her_kickoffs_and_the_deadlines_of_her_turns(alice,
     }
     kickoff = events[f"match-{to_come.id}@{domain}"]
     assert kickoff["DTSTART"].dt == NOW + timedelta(days=3)
-    assert str(kickoff["SUMMARY"]) == "Kick-off: Spring friendly"
+    assert str(kickoff["SUMMARY"]) == "Kick-off: Spring friendly: alice v bob"
     assert "Against bob." in str(kickoff["DESCRIPTION"])
     assert str(kickoff["URL"]).endswith(reverse("match", args=[to_come.id]))
     deadline = events[f"match-{her_move.id}-move@{domain}"]
     her_move.refresh_from_db()
     assert deadline["DTEND"].dt == her_move.turn_deadline_at == NOW + timedelta(days=3)
-    assert str(deadline["SUMMARY"]) == "Your move is due: Her move"
+    assert str(deadline["SUMMARY"]) == "Your move is due: Her move: alice v carol"
     # A calendar app reading again finds the same events under the same UIDs.
     assert set(_events(_read(again))) == set(events)
     assert "Secret duel" not in response.content.decode()

@@ -18,7 +18,7 @@ from matches.models import Match
 from notifications import sweeps
 from notifications.models import Delivery, Kind, Notice, NotificationSettings
 from notifications.services import settings_of, update_notification_settings
-from tests.matches.helpers import commit_move, opening_play, rack_of
+from tests.matches.helpers import commit_move, opening_play, rack_of, title_of
 from tests.notifications.conftest import html_of, text_of, to
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_your_move_email_reaches_the_smtp_server_with_its_parts_and_headers(
 
     assert to(smtp_server, alice.email) == []  # the mover is told nothing
     [message] = to(smtp_server, bob.email)
-    assert message["Subject"] == f"Your move: {match.name}"
+    assert message["Subject"] == f"Your move: {title_of(match)}"
     assert message["From"] == "Word Duel <noreply@wordduel.test>"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     unsubscribe = message["List-Unsubscribe"].strip().strip("<>")
@@ -59,7 +59,7 @@ def test_your_move_email_reaches_the_smtp_server_with_its_parts_and_headers(
     text, html = text_of(message), html_of(message)
     match_url = f"https://wordduel.test/matches/{match.id}/"
     for part in (text, html):
-        assert f"alice has moved in {match.name}." in part
+        assert f"alice has moved in {title_of(match)}." in part
         assert f"Score: you 0, alice {match.seats.get(position=0).score}." in part
         assert match_url in part
         assert unsubscribe in part
@@ -124,7 +124,7 @@ def test_fixture_email_names_the_kick_off_in_the_members_zone_with_an_ics(
         match = make_fixture(first=alice, second=bob, kickoff_at=kickoff, name="Cup final")
 
     [message] = to(smtp_server, bob.email)
-    assert message["Subject"] == "Fixture scheduled: Cup final"
+    assert message["Subject"] == "Fixture scheduled: Cup final: alice v bob"
     tokyo = kickoff.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%a %d %b %Y, %H:%M JST")
     assert f"Kick-off: {tokyo}." in text_of(message)
     assert "You sit Second, against alice." in text_of(message)
@@ -134,7 +134,7 @@ def test_fixture_email_names_the_kick_off_in_the_members_zone_with_an_ics(
     calendar = icalendar.Calendar.from_ical(attachment.get_content())
     [event] = calendar.walk("VEVENT")
     assert event.decoded("dtstart") == kickoff
-    assert str(event["summary"]) == "Kick-off: Cup final"
+    assert str(event["summary"]) == "Kick-off: Cup final: alice v bob"
     assert str(event["url"]) == f"https://wordduel.test/matches/{match.id}/"
     assert len(to(smtp_server, alice.email)) == 1
 
@@ -150,7 +150,7 @@ def test_kick_off_reminder_an_hour_before_once(
             sweeps.remind_kickoffs()
     for member in (alice, bob):
         [message] = to(smtp_server, member.email)
-        assert message["Subject"] == f"Kick-off in 50 minutes: {match.name}"
+        assert message["Subject"] == f"Kick-off in 50 minutes: {title_of(match)}"
 
 
 def test_quiet_hours_hold_a_notice_until_morning_but_not_the_last_warning(
@@ -173,7 +173,7 @@ def test_quiet_hours_hold_a_notice_until_morning_but_not_the_last_warning(
     # By then it is still bob's move: the sweep sends the held notice.
     with at(held.due_at), django_capture_on_commit_callbacks(execute=True):
         sweeps.send_due()
-    assert [m["Subject"] for m in to(smtp_server, bob.email)] == [f"Your move: {match.name}"]
+    assert [m["Subject"] for m in to(smtp_server, bob.email)] == [f"Your move: {title_of(match)}"]
 
 
 def test_the_two_hour_warning_is_never_held_by_quiet_hours(
@@ -191,7 +191,7 @@ def test_the_two_hour_warning_is_never_held_by_quiet_hours(
         sweeps.warn_forfeits()
     # Only the latest threshold passed is sent (not the 24-hour one as well).
     assert [m["Subject"] for m in to(smtp_server, bob.email)][1:] == [
-        f"1 hour 59 minutes left to move: {match.name}"
+        f"1 hour 59 minutes left to move: {title_of(match)}"
     ]
 
 
@@ -235,8 +235,8 @@ def test_results_by_forfeit_to_both_players(
     assert match.end_reason == Match.EndReason.FORFEIT
     lost = to(smtp_server, bob.email)[-1]
     won = to(smtp_server, alice.email)[-1]
-    assert lost["Subject"] == f"You lost by forfeit: {match.name}"
-    assert won["Subject"] == f"You won by forfeit: {match.name}"
+    assert lost["Subject"] == f"You lost by forfeit: {title_of(match)}"
+    assert won["Subject"] == f"You won by forfeit: {title_of(match)}"
     assert "alice (First) won" in text_of(won)
 
 

@@ -13,7 +13,7 @@ from django.db import connection
 
 from notifications import delivery, sweeps
 from notifications.models import Delivery, Notice
-from tests.matches.helpers import commit_move, opening_play, rack_of
+from tests.matches.helpers import commit_move, opening_play, rack_of, title_of
 from tests.notifications.conftest import to
 
 
@@ -105,4 +105,4 @@ def test_the_deadline_sweep_run_twice_and_at_once_warns_once(
     warnings = Notice.objects.filter(member=bob, kind="forfeit")
     assert list(warnings.values_list("hours", flat=True)) == [24]
     subjects = [m["Subject"] for m in to(smtp_server, bob.email)]
-    assert subjects[1:] == [f"20 hours left to move: {live_match.name}"]
+    assert subjects[1:] == [f"20 hours left to move: {title_of(live_match)}"]

@@ -86,12 +86,12 @@ def test_my_matches_lists_by_urgency_with_whose_move_and_the_deadline(alice, ali
         page = _client(alice).get(reverse("my-matches")).content.decode()
 
     assert [line.name for line in lines] == [
-        "Mine soon",  # her move, deadline START + 1 h + 72 h
-        "Mine late",  # her move, deadline START + 5 h + 72 h
-        "Theirs soon",  # carol's move, deadline START + 72 h
-        "Theirs late",  # bob's move, deadline START + 10 h + 72 h
-        "To come",
-        "Over",
+        "Mine soon: bob v alice",  # her move, deadline START + 1 h + 72 h
+        "Mine late: alice v carol",  # her move, deadline START + 5 h + 72 h
+        "Theirs soon: carol v alice",  # carol's move, deadline START + 72 h
+        "Theirs late: alice v bob",  # bob's move, deadline START + 10 h + 72 h
+        "To come: alice v dave",
+        "Over: alice v dave",
     ]
     mine_soon, _mine_late, theirs_soon, theirs_late = lines[:4]
     assert (mine_soon.your_move, mine_soon.to_move_name) == (True, "alice")
@@ -104,7 +104,7 @@ def test_my_matches_lists_by_urgency_with_whose_move_and_the_deadline(alice, ali
     assert not lines[5].your_move
     # The selector the digest uses agrees on the matches waiting on her, in the same order.
     waiting = [line.name for line in selectors.matches_waiting_on(alice)]
-    assert waiting == ["Mine soon", "Mine late"]
+    assert waiting == ["Mine soon: bob v alice", "Mine late: alice v carol"]
 
     # The page: the same order, "Your move" on her two, the deadline in <time> (localised by
     # the page's script, UTC without it), the opponent's name where it is theirs.
@@ -141,7 +141,7 @@ def test_next_move_goes_to_the_next_board_waiting_skipping_the_current_one(alice
     assert [m["id"] for m in listing["matches"]] == [soon.id, late.id]
     assert listing["matches"][0] == {
         "id": soon.id,
-        "name": "Mine soon",
+        "name": "Mine soon: bob v alice",
         "opponent": "bob",
         "turn_deadline_at": "2026-03-05T10:00:00Z",
         "url": reverse("match", args=[soon.id]),

@@ -16,7 +16,7 @@ from django.test import Client
 
 from notifications.models import Delivery, PushSubscription
 from notifications.schemas import PushPayload
-from tests.matches.helpers import commit_move, opening_play, rack_of
+from tests.matches.helpers import commit_move, opening_play, rack_of, title_of
 
 pytestmark = pytest.mark.django_db
 
@@ -92,8 +92,8 @@ def test_a_your_move_push_decrypts_to_the_payload(
     )
     payload = PushPayload.model_validate_json(plain)
     assert payload.kind == "your_move"
-    assert payload.title == f"Your move: {live_match.name}"
-    assert payload.body.startswith(f"alice has moved in {live_match.name}.")
+    assert payload.title == f"Your move: {title_of(live_match)}"
+    assert payload.body.startswith(f"alice has moved in {title_of(live_match)}.")
     assert payload.url == f"http://127.0.0.1:8000/matches/{live_match.id}/"
     assert set(json.loads(plain)) == set(PushPayload.model_fields)
     assert Delivery.objects.get(notice__member=bob, channel="push").status == "sent"

@@ -61,6 +61,6 @@ def test_the_in_process_clock_sends_forfeit_warnings_and_kickoff_reminders(
     }
     subjects = sorted(message["Subject"] for message in smtp_server.messages)
     assert sum(s.startswith("Kick-off in 29 minutes: Soon") for s in subjects) == 2, subjects
-    assert "21 hours 59 minutes left to move: Stalled" in subjects
+    assert "21 hours 59 minutes left to move: Stalled: alice v bob" in subjects
     warning = next(m for m in to(smtp_server, alice.email) if "left to move" in m["Subject"])
     assert "forfeit" in text_of(warning).lower()

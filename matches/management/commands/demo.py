@@ -147,14 +147,14 @@ class Command(BaseCommand):
         )
         public = services.create_fixture(
             organiser=organiser,
-            name="Friendly: carol v dave",
+            name="Friendly",
             kickoff_at=now + timedelta(minutes=1),
             first=players["carol"],
             second=players["dave"],
         )
         members_only = services.create_fixture(
             organiser=organiser,
-            name="Members' evening: alice v a challenger",
+            name="Members' evening",
             kickoff_at=now + timedelta(hours=2),
             first=players["alice"],
             visibility_=Match.Visibility.MEMBERS,
