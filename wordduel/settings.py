@@ -2,15 +2,15 @@
 
 With nothing set the project runs on its embedded default (SQLite, the in-memory channel
 layer, the clock sweeping in-process). ``DATABASE_URL`` and ``REDIS_URL`` switch to
-PostgreSQL and channels-redis, as every real deployment and the test suite do.
+PostgreSQL and channels-redis, as every real deployment and the test suite do. A setting the
+project cannot run with stops it here with a one-line reason (:class:`SettingRefused`).
 """
 
 import os
 from datetime import timedelta
 from pathlib import Path
 
-import dj_database_url
-
+from wordduel.configuration import database_from_url, refuse_unless
 from wordduel.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -45,12 +45,15 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not DEBUG:
     # Checked before anything starts: a short or published key signs sessions anyone could
     # forge. `python -c "import secrets; print(secrets.token_urlsafe(50))"` makes one.
-    if not SECRET_KEY:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off.")
-    if SECRET_KEY in KNOWN_SECRET_KEYS or SECRET_KEY.startswith("django-insecure"):
-        raise RuntimeError("SECRET_KEY is a published example: make a secret one.")
-    if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
-        raise RuntimeError("SECRET_KEY must be at least 50 characters, not repetitive.")
+    refuse_unless(bool(SECRET_KEY), "SECRET_KEY must be set when DEBUG is off.")
+    refuse_unless(
+        SECRET_KEY not in KNOWN_SECRET_KEYS and not SECRET_KEY.startswith("django-insecure"),
+        "SECRET_KEY is a published example: make a secret one.",
+    )
+    refuse_unless(
+        len(SECRET_KEY) >= 50 and len(set(SECRET_KEY)) >= 5,
+        "SECRET_KEY must be at least 50 characters, not repetitive.",
+    )
 elif not SECRET_KEY:
     SECRET_KEY = DEVELOPMENT_SECRET_KEY
 
@@ -138,12 +141,19 @@ DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
 # (PgBouncer in transaction mode before 1.21): docs/OPERATIONS.md.
 DB_PREPARE_THRESHOLD = os.environ.get("DB_PREPARE_THRESHOLD", "5")
 if DATABASE_URL:
+    # PostgreSQL, or a SQLite file; any other URL is refused here, in one line, rather than
+    # taken for PostgreSQL (wordduel/configuration.py).
+    _database = database_from_url(DATABASE_URL)
+else:
+    # The quick start (`make run`): a file in the checkout unless SQLITE_PATH names another.
+    _database = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3"),
+    }
+if _database["ENGINE"] == "wordduel.postgres":
     # Health checks: a connection that died while idle (a restart, pg_terminate_backend)
     # is checked when it is taken from the pool and replaced, instead of failing a commit
     # (wordduel/postgres: with a round trip only when it heard something while idle).
-    _database = dj_database_url.parse(
-        DATABASE_URL, conn_max_age=0, conn_health_checks=True, engine="wordduel.postgres"
-    )
     _database.setdefault("OPTIONS", {}).update(
         pool={"min_size": DB_POOL_MIN, "max_size": DB_POOL_MAX, "timeout": DB_POOL_TIMEOUT},
         # Values travel as parameters, not quoted into the SQL by psycopg: less work a
@@ -151,12 +161,6 @@ if DATABASE_URL:
         server_side_binding=True,
         prepare_threshold=None if DB_PREPARE_THRESHOLD == "off" else int(DB_PREPARE_THRESHOLD),
     )
-else:
-    # The quick start (`make run`): a file in the checkout unless SQLITE_PATH names another.
-    _database = {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3"),
-    }
 DATABASES = {"default": _database}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -169,13 +173,17 @@ CHANNEL_LAYER_CLASSES = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 CHANNEL_LAYER_BACKEND = os.environ.get("CHANNEL_LAYER_BACKEND", "core")
-if CHANNEL_LAYER_BACKEND not in CHANNEL_LAYER_CLASSES:
-    raise RuntimeError("CHANNEL_LAYER_BACKEND must be one of: core, pubsub.")
+refuse_unless(
+    CHANNEL_LAYER_BACKEND in CHANNEL_LAYER_CLASSES,
+    "CHANNEL_LAYER_BACKEND must be one of: core, pubsub.",
+)
 # How long a read from Redis may take before the layer gives up on it (and a publisher with
 # it). It must outlast channels-redis's 5 s blocking pop; see the comment below.
 REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "15"))
-if REDIS_SOCKET_TIMEOUT <= 5:
-    raise RuntimeError("REDIS_SOCKET_TIMEOUT must be over 5 seconds (the layer's blocking pop).")
+refuse_unless(
+    REDIS_SOCKET_TIMEOUT > 5,
+    "REDIS_SOCKET_TIMEOUT must be over 5 seconds (the layer's blocking pop).",
+)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
