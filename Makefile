@@ -40,13 +40,20 @@ lock: $(UV_STAMP)
 	$(UV) lock
 
 # Quick start: SQLite, the in-memory channel layer, the clock sweeping in-process.
-# A development server: DEBUG on (deployments leave it off).
+# A development server: DEBUG on (deployments leave it off). It serves at BIND:PORT
+# (`make run PORT=8123`; BIND=0.0.0.0 for other machines, with ALLOWED_HOSTS naming this
+# one); the links it prints and sends follow (SITE_URL), and so do the origins its sockets
+# may come from (in development, a page's own: wordduel/origins.py).
+BIND ?= 127.0.0.1
+PORT ?= 8000
+RUN_SITE_URL = http://$(if $(filter 0.0.0.0,$(BIND)),127.0.0.1,$(BIND)):$(PORT)
 run: export DEBUG = 1
+run: export SITE_URL ?= $(RUN_SITE_URL)
 run: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty --host "$$SITE_URL"
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo_ratings --if-empty
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.serve -b 127.0.0.1 -p 8000 \
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.serve -b $(BIND) -p $(PORT) \
 	  wordduel.asgi:application
 
 # Debian packages the tests use, installed when missing before any test starts (no test

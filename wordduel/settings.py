@@ -9,6 +9,7 @@ project cannot run with stops it here with a one-line reason (:class:`SettingRef
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from wordduel.configuration import database_from_url, refuse_unless
 from wordduel.logs import logging_config
@@ -58,6 +59,9 @@ elif not SECRET_KEY:
     SECRET_KEY = DEVELOPMENT_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default="127.0.0.1,localhost,testserver")
+# Where the site is, for the links in emails, pushes and the demo's printout (no request to
+# ask there). `make run` sets it to the address it serves (`make run PORT=8123`).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default="")
 # JSON under /api/, Django's page elsewhere.
 CSRF_FAILURE_VIEW = "wordduel.csrf.csrf_failure"
@@ -329,11 +333,15 @@ CSP_DIRECTIVES = {
 CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", default=False)
 
 # Websockets are opened only from the site's own pages: the Origin a browser sends must be one
-# of these, scheme, host and port alike (a page on another port is another origin).
+# of these, scheme, host and port alike (a page on another port is another origin); by
+# default SITE_URL's (and the test client's). In development the origin of the address a
+# socket was opened at passes too, if its host is in ALLOWED_HOSTS (wordduel/origins.py), so
+# `make run` on any port, at localhost or 127.0.0.1, serves boards that connect.
+_SITE_ORIGIN = "://".join(urlsplit(SITE_URL)[:2])
 WEBSOCKET_ALLOWED_ORIGINS = env_list(
-    "WEBSOCKET_ALLOWED_ORIGINS",
-    default="http://127.0.0.1:8000,http://localhost:8000,http://testserver",
+    "WEBSOCKET_ALLOWED_ORIGINS", default=f"{_SITE_ORIGIN},http://testserver"
 )
+WEBSOCKET_ALLOW_OWN_ORIGIN = DEBUG
 # At most this many sockets from one client address at once, per web process.
 WS_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("WS_MAX_SOCKETS_PER_ADDRESS", "100"))
 # Websocket flood control per socket (matches/consumers.py; PROTOCOL.md "Flood control").
@@ -453,8 +461,6 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "20"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Word Duel <noreply@localhost>")
-# Where the site is, for the links in emails and pushes (no request to ask there).
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 CALENDAR_UID_DOMAIN = os.environ.get("CALENDAR_UID_DOMAIN", "wordduel.invalid")
 # Web push with VAPID (`manage.py vapid_keys` makes a pair); without keys push is off.
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
