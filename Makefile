@@ -58,9 +58,10 @@ run: $(STAMP)
 
 # Debian packages the tests use, installed when missing before any test starts (no test
 # installs anything; one that finds its package missing fails saying so): Chromium for the
-# browser tests, Caddy for the proxy's configuration and the production-shape tests.
+# browser tests, Caddy for the proxy's configuration and the production-shape tests,
+# PostgreSQL's and Redis's servers for the test of throwaway services (scripts/with-services.sh).
 CHECK_PACKAGES := caddy
-TEST_PACKAGES := chromium caddy
+TEST_PACKAGES := chromium caddy 'postgresql=/usr/lib/postgresql/*/bin/initdb' redis-server
 test-packages:
 	@scripts/system-packages.sh $(TEST_PACKAGES)
 check-packages:

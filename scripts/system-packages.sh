@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Install the Debian packages the tests use, when missing: scripts/system-packages.sh PACKAGE...
+# Install the Debian packages the tests use, when missing: scripts/system-packages.sh ITEM...
 #
-# Run by `make test` (and `make check`) before any test starts; the tests themselves never
-# install anything, they only fail saying what is missing. Each PACKAGE is also the command
-# it provides (chromium, caddy). apt waits for another apt process's lock instead of failing.
+# Each ITEM is a package, PACKAGE, whose command of the same name shows it is installed
+# (chromium, caddy), or PACKAGE=PROBE, a command or a file pattern that shows it
+# (postgresql=/usr/lib/postgresql/*/bin/initdb). Run by `make test` (and `make check`) before
+# any test starts; the tests themselves never install anything, they only fail saying what
+# is missing. apt waits for another apt process's lock instead of failing.
 set -euo pipefail
 
+present() {  # PROBE -> 0 when the command exists or the pattern names a file
+  command -v "$1" >/dev/null 2>&1 && return 0
+  compgen -G "$1" >/dev/null
+}
+
 missing=()
-for package in "$@"; do
-  command -v "$package" >/dev/null 2>&1 || missing+=("$package")
+for item in "$@"; do
+  package=${item%%=*}
+  probe=${item#*=}
+  present "$probe" || missing+=("$package")
 done
 [ "${#missing[@]}" -eq 0 ] && exit 0
 
