@@ -134,9 +134,7 @@ def _a_play(state: dict[str, Any]) -> list[dict[str, Any]]:
     )
     assert plays, f"no word from {state['rack']}"
     best = min(plays, key=lambda play: play.sort_key)
-    return [
-        {"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in best.tiles
-    ]
+    return [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in best.tiles]
 
 
 def _sign_in_and_play_a_word(browser: Any, url: str, password: str) -> dict[str, Any]:
