@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export DATABASE_URL ?= postgres://root@127.0.0.1:5432/wordduel
 export REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install lock run test check lint typecheck format bench chromium reliability reliability-long audit stack backup restore
+.PHONY: install lock run test check lint typecheck format bench chromium test-packages check-packages reliability reliability-long audit stack backup restore
 
 # Every dependency comes from uv.lock (exact versions and hashes, for Python 3.11 to 3.13),
 # installed by uv into .venv; the project itself editable. A pyproject.toml whose
@@ -40,19 +40,34 @@ lock: $(UV_STAMP)
 	$(UV) lock
 
 # Quick start: SQLite, the in-memory channel layer, the clock sweeping in-process.
-# A development server: DEBUG on (deployments leave it off).
+# A development server: DEBUG on (deployments leave it off). It serves at BIND:PORT
+# (`make run PORT=8123`; BIND=0.0.0.0 for other machines, with ALLOWED_HOSTS naming this
+# one); the links it prints and sends follow (SITE_URL), and so do the origins its sockets
+# may come from (in development, a page's own: wordduel/origins.py).
+BIND ?= 127.0.0.1
+PORT ?= 8000
+RUN_SITE_URL = http://$(if $(filter 0.0.0.0,$(BIND)),127.0.0.1,$(BIND)):$(PORT)
 run: export DEBUG = 1
+run: export SITE_URL ?= $(RUN_SITE_URL)
 run: $(STAMP)
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py migrate --noinput
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo --if-empty --host "$$SITE_URL"
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python manage.py demo_ratings --if-empty
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.serve -b 127.0.0.1 -p 8000 \
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m wordduel.serve -b $(BIND) -p $(PORT) \
 	  wordduel.asgi:application
 
+# Debian packages the tests use, installed when missing before any test starts (no test
+# installs anything; one that finds its package missing fails saying so): Chromium for the
+# browser tests, Caddy for the proxy's configuration and the production-shape tests,
+# PostgreSQL's and Redis's servers for the test of throwaway services (scripts/with-services.sh).
+CHECK_PACKAGES := caddy
+TEST_PACKAGES := chromium caddy 'postgresql=/usr/lib/postgresql/*/bin/initdb' redis-server
+test-packages:
+	@scripts/system-packages.sh $(TEST_PACKAGES)
+check-packages:
+	@scripts/system-packages.sh $(CHECK_PACKAGES)
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium for the browser tests."; \
-	  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@scripts/system-packages.sh chromium
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -65,7 +80,7 @@ typecheck: $(STAMP)
 # injection, at the quick depth (fewer repetitions of the randomised ones), on both cores.
 # Under 90 seconds; `make test` is still what must pass before anything lands.
 CHECK_SELECTION := tests --ignore=tests/e2e --ignore=tests/reliability -m "not slow and not browser"
-check: $(STAMP) lint typecheck
+check: $(STAMP) check-packages lint typecheck
 	WORDDUEL_TEST_DEPTH=quick scripts/with-services.sh $(BIN)/python -m pytest -q -n 2 \
 	  -p no:cacheprovider $(CHECK_SELECTION)
 
@@ -76,16 +91,16 @@ format: $(STAMP)
 # The whole suite against PostgreSQL and Redis (throwaway ones when nothing answers), as two
 # pytest runs side by side (scripts/test-suite.sh says why): everything but the fault suite on
 # both cores, and beside it the fault/soak/fuzz suite (short profile) one test at a time.
-test: $(STAMP) chromium lint
+test: $(STAMP) test-packages lint
 	scripts/with-services.sh scripts/test-suite.sh $(BIN)/python
 
 # The fault/soak/fuzz suite alone: the short profile (as in `make test`) ...
-reliability: $(STAMP)
+reliability: $(STAMP) test-packages
 	scripts/with-services.sh $(BIN)/python -m pytest tests/reliability
 
 # ... and the long one, on demand (docs/RELIABILITY.md gives the figures of both).
 LONG_PROFILE := SOAK_MATCHES=60 SOAK_SECONDS=900 FUZZ_EXAMPLES=400
-reliability-long: $(STAMP)
+reliability-long: $(STAMP) test-packages
 	env $(LONG_PROFILE) RELIABILITY_FIGURES=$${RELIABILITY_FIGURES:-reliability-long.jsonl} \
 	  scripts/with-services.sh $(BIN)/python -m pytest tests/reliability -p no:cacheprovider
 

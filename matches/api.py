@@ -249,7 +249,9 @@ def match_contribute(request: HttpRequest, match_id: int) -> Contributed:
 
 @api.get(
     "/matches/{int:match_id}/export.gcg",
-    response={200: str, **NOT_FOUND},
+    # The 200 is text, not JSON: stated in openapi_extra alone (declared here too, the
+    # schema named "200" twice and Swagger UI refused it).
+    response=NOT_FOUND,
     url_name="match-export-gcg",
     openapi_extra={
         "responses": {

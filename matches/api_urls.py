@@ -1,10 +1,12 @@
-"""API routes, mounted at ``/api/`` by ``wordduel/urls.py``: django-ninja's (with the word
-checker's router, ``matches.words``, at ``/api/words/``, and the organisers' member picker,
-``matches.organise_api``, at ``/api/organise/``), then a JSON 404 for every other
-path under ``/api/`` (a non-numeric id included)."""
+"""API routes, mounted at ``/api/`` by ``wordduel/urls.py``: ``/api/`` itself leads to the
+interactive docs, then django-ninja's (with the word checker's router, ``matches.words``, at
+``/api/words/``, and the organisers' member picker, ``matches.organise_api``, at
+``/api/organise/``), then a JSON 404 for every other path under ``/api/`` (a non-numeric id
+included)."""
 
 from django.http import HttpRequest, HttpResponse
-from django.urls import path, re_path
+from django.shortcuts import redirect
+from django.urls import path, re_path, reverse
 
 from challenges.api import router as challenges_router
 from matches.api import api, refusal_response
@@ -17,11 +19,17 @@ api.add_router("/organise", organise_router)
 api.add_router("/challenges", challenges_router)
 
 
+def api_root(request: HttpRequest) -> HttpResponse:
+    """``/api/``: the interactive docs (ninja's own view there only raises a 404)."""
+    return redirect(reverse("api:openapi-view"))
+
+
 def no_such_path(request: HttpRequest, rest: str = "") -> HttpResponse:
     return refusal_response(request, 404, ApiError(error="No such match.", code="not_found"))
 
 
 urlpatterns = [
+    path("", api_root, name="api-index"),
     path("", api.urls),
     re_path(r"^(?P<rest>.*)$", no_such_path),
 ]

@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP and websockets through one router.
 
-Websockets pass an origin check (scheme, host and port against WEBSOCKET_ALLOWED_ORIGINS),
-then session authentication, before they reach a consumer.
+Websockets pass an origin check (scheme, host and port against WEBSOCKET_ALLOWED_ORIGINS, and
+in development the socket's own origin: wordduel/origins.py), then session authentication,
+before they reach a consumer.
 """
 
 import gc
@@ -13,13 +14,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wordduel.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.sessions import SocketAuthMiddlewareStack  # noqa: E402
 from lexicon.lexicon import get_lexicon  # noqa: E402
 from matches.engine import get_ruleset  # noqa: E402
 from wordduel.logs import RequestIdMiddleware  # noqa: E402
+from wordduel.origins import SiteOriginValidator  # noqa: E402
 from wordduel.routing import websocket_urlpatterns  # noqa: E402
 
 # The word list is read while the process starts (about 0.3 s), not by its first move.
@@ -35,9 +36,10 @@ application = RequestIdMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": OriginValidator(
+            "websocket": SiteOriginValidator(
                 SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns)),
                 settings.WEBSOCKET_ALLOWED_ORIGINS,
+                own_origin=settings.WEBSOCKET_ALLOW_OWN_ORIGIN,
             ),
         }
     )

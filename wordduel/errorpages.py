@@ -18,10 +18,19 @@ from django.shortcuts import render
 
 from wordduel.middleware import API_PREFIX
 
+#: Addresses whose missing page speaks of what lives there, not of matches and their
+#: viewing links: an imported game is opened by its owner or with its share link.
+IMPORTS_PREFIX = "/imports/"
+
 
 def not_found_page(request: HttpRequest) -> HttpResponse:
-    """The site's 404 page: the way home and, for a signed-out visitor, the sign-in."""
-    return render(request, "404.html", {"request_path": request.path}, status=404)
+    """The site's 404 page: the way home and, for a signed-out visitor, the sign-in; under
+    ``/imports/`` it speaks of imported games and their share links."""
+    context = {
+        "request_path": request.path,
+        "imported_game": request.path.startswith(IMPORTS_PREFIX),
+    }
+    return render(request, "404.html", context, status=404)
 
 
 class OwnNotFoundPage:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 
 from matches.schemas import ApiError
 
@@ -26,6 +28,9 @@ _CODES = {
     413: ("too_large", "That request is too large."),
     500: ("server_error", "Something went wrong on the server."),
 }
+
+#: Exceptions Django itself answers with a 4xx (not a 500): a view that raises one refuses.
+REFUSALS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
 
 
 class ApiErrorsAsJson:
@@ -43,8 +48,8 @@ class ApiErrorsAsJson:
         return _json_error(response.status_code, response.get("Allow"))
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not request.path.startswith(API_PREFIX):
-            return None
+        if not request.path.startswith(API_PREFIX) or isinstance(exception, REFUSALS):
+            return None  # Django answers a refusal with its status; __call__ makes it JSON
         logger.exception("API request %s %s failed", request.method, request.path)
         return _json_error(500, None)
 

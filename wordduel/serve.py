@@ -21,13 +21,17 @@ def run_daphne(argv: list[str] | None = None) -> None:
     from daphne import cli  # noqa: PLC0415
 
     from wordduel import websocket_frames  # noqa: PLC0415
+    from wordduel.configuration import SettingRefused  # noqa: PLC0415
     from wordduel.security import RedactingAccessLog  # noqa: PLC0415
 
     cli.AccessLogGenerator = RedactingAccessLog  # the name cli.run() builds its log with
     websocket_frames.install()
     if argv is not None:
         sys.argv = [sys.argv[0], *argv]
-    cli.CommandLineInterface.entrypoint()
+    try:
+        cli.CommandLineInterface.entrypoint()
+    except SettingRefused as refusal:  # a setting it cannot run with: one line, no traceback
+        sys.exit(f"wordduel.serve: {refusal}")
 
 
 if __name__ == "__main__":

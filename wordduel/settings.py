@@ -2,15 +2,16 @@
 
 With nothing set the project runs on its embedded default (SQLite, the in-memory channel
 layer, the clock sweeping in-process). ``DATABASE_URL`` and ``REDIS_URL`` switch to
-PostgreSQL and channels-redis, as every real deployment and the test suite do.
+PostgreSQL and channels-redis, as every real deployment and the test suite do. A setting the
+project cannot run with stops it here with a one-line reason (:class:`SettingRefused`).
 """
 
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
-import dj_database_url
-
+from wordduel.configuration import database_from_url, refuse_unless
 from wordduel.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -45,16 +46,22 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not DEBUG:
     # Checked before anything starts: a short or published key signs sessions anyone could
     # forge. `python -c "import secrets; print(secrets.token_urlsafe(50))"` makes one.
-    if not SECRET_KEY:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off.")
-    if SECRET_KEY in KNOWN_SECRET_KEYS or SECRET_KEY.startswith("django-insecure"):
-        raise RuntimeError("SECRET_KEY is a published example: make a secret one.")
-    if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
-        raise RuntimeError("SECRET_KEY must be at least 50 characters, not repetitive.")
+    refuse_unless(bool(SECRET_KEY), "SECRET_KEY must be set when DEBUG is off.")
+    refuse_unless(
+        SECRET_KEY not in KNOWN_SECRET_KEYS and not SECRET_KEY.startswith("django-insecure"),
+        "SECRET_KEY is a published example: make a secret one.",
+    )
+    refuse_unless(
+        len(SECRET_KEY) >= 50 and len(set(SECRET_KEY)) >= 5,
+        "SECRET_KEY must be at least 50 characters, not repetitive.",
+    )
 elif not SECRET_KEY:
     SECRET_KEY = DEVELOPMENT_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default="127.0.0.1,localhost,testserver")
+# Where the site is, for the links in emails, pushes and the demo's printout (no request to
+# ask there). `make run` sets it to the address it serves (`make run PORT=8123`).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default="")
 # JSON under /api/, Django's page elsewhere.
 CSRF_FAILURE_VIEW = "wordduel.csrf.csrf_failure"
@@ -138,12 +145,19 @@ DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "10"))
 # (PgBouncer in transaction mode before 1.21): docs/OPERATIONS.md.
 DB_PREPARE_THRESHOLD = os.environ.get("DB_PREPARE_THRESHOLD", "5")
 if DATABASE_URL:
+    # PostgreSQL, or a SQLite file; any other URL is refused here, in one line, rather than
+    # taken for PostgreSQL (wordduel/configuration.py).
+    _database = database_from_url(DATABASE_URL)
+else:
+    # The quick start (`make run`): a file in the checkout unless SQLITE_PATH names another.
+    _database = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3"),
+    }
+if _database["ENGINE"] == "wordduel.postgres":
     # Health checks: a connection that died while idle (a restart, pg_terminate_backend)
     # is checked when it is taken from the pool and replaced, instead of failing a commit
     # (wordduel/postgres: with a round trip only when it heard something while idle).
-    _database = dj_database_url.parse(
-        DATABASE_URL, conn_max_age=0, conn_health_checks=True, engine="wordduel.postgres"
-    )
     _database.setdefault("OPTIONS", {}).update(
         pool={"min_size": DB_POOL_MIN, "max_size": DB_POOL_MAX, "timeout": DB_POOL_TIMEOUT},
         # Values travel as parameters, not quoted into the SQL by psycopg: less work a
@@ -151,12 +165,6 @@ if DATABASE_URL:
         server_side_binding=True,
         prepare_threshold=None if DB_PREPARE_THRESHOLD == "off" else int(DB_PREPARE_THRESHOLD),
     )
-else:
-    # The quick start (`make run`): a file in the checkout unless SQLITE_PATH names another.
-    _database = {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH") or str(BASE_DIR / "db.sqlite3"),
-    }
 DATABASES = {"default": _database}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -169,13 +177,17 @@ CHANNEL_LAYER_CLASSES = {
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 CHANNEL_LAYER_BACKEND = os.environ.get("CHANNEL_LAYER_BACKEND", "core")
-if CHANNEL_LAYER_BACKEND not in CHANNEL_LAYER_CLASSES:
-    raise RuntimeError("CHANNEL_LAYER_BACKEND must be one of: core, pubsub.")
+refuse_unless(
+    CHANNEL_LAYER_BACKEND in CHANNEL_LAYER_CLASSES,
+    "CHANNEL_LAYER_BACKEND must be one of: core, pubsub.",
+)
 # How long a read from Redis may take before the layer gives up on it (and a publisher with
 # it). It must outlast channels-redis's 5 s blocking pop; see the comment below.
 REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "15"))
-if REDIS_SOCKET_TIMEOUT <= 5:
-    raise RuntimeError("REDIS_SOCKET_TIMEOUT must be over 5 seconds (the layer's blocking pop).")
+refuse_unless(
+    REDIS_SOCKET_TIMEOUT > 5,
+    "REDIS_SOCKET_TIMEOUT must be over 5 seconds (the layer's blocking pop).",
+)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -321,11 +333,15 @@ CSP_DIRECTIVES = {
 CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", default=False)
 
 # Websockets are opened only from the site's own pages: the Origin a browser sends must be one
-# of these, scheme, host and port alike (a page on another port is another origin).
+# of these, scheme, host and port alike (a page on another port is another origin); by
+# default SITE_URL's (and the test client's). In development the origin of the address a
+# socket was opened at passes too, if its host is in ALLOWED_HOSTS (wordduel/origins.py), so
+# `make run` on any port, at localhost or 127.0.0.1, serves boards that connect.
+_SITE_ORIGIN = "://".join(urlsplit(SITE_URL)[:2])
 WEBSOCKET_ALLOWED_ORIGINS = env_list(
-    "WEBSOCKET_ALLOWED_ORIGINS",
-    default="http://127.0.0.1:8000,http://localhost:8000,http://testserver",
+    "WEBSOCKET_ALLOWED_ORIGINS", default=f"{_SITE_ORIGIN},http://testserver"
 )
+WEBSOCKET_ALLOW_OWN_ORIGIN = DEBUG
 # At most this many sockets from one client address at once, per web process.
 WS_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("WS_MAX_SOCKETS_PER_ADDRESS", "100"))
 # Websocket flood control per socket (matches/consumers.py; PROTOCOL.md "Flood control").
@@ -445,8 +461,6 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "20"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Word Duel <noreply@localhost>")
-# Where the site is, for the links in emails and pushes (no request to ask there).
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 CALENDAR_UID_DOMAIN = os.environ.get("CALENDAR_UID_DOMAIN", "wordduel.invalid")
 # Web push with VAPID (`manage.py vapid_keys` makes a pair); without keys push is off.
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")

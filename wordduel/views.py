@@ -1,4 +1,4 @@
-"""Pages of the site that belong to no app: How to play.
+"""Pages of the site that belong to no app: How to play, and the site's icon.
 
 The page is written for players. Its numbers of the rules (tiles, values, the bonus, the
 deadlines) come from the default ruleset and the settings, so they cannot drift from what the
@@ -12,7 +12,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 
 from lexicon.lexicon import ENABLE, get_lexicon
 from matches.engine import BLANK, get_ruleset
@@ -44,3 +45,9 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
         "diagrams": guide.diagrams(),
     }
     return render(request, "guide/how_to_play.html", context)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for where a page names no icon (a JSON answer,
+    the admin's pages): the static files' icon, as every page of ours names it."""
+    return redirect(static("favicon.svg"))

@@ -7,7 +7,8 @@ main writers (Quackle, Macondo and the Woogles site, older tournament software) 
 ``format_gcg`` writes a record back; ``export_gcg`` writes a game of this engine, showing a
 rack's letters only for the seats it is told may see them, with every piece of free text
 folded onto one line so that no name or title can add a line. ``verify_records`` replays the
-plays of records onto a board and checks each recorded score against the engine's scoring.
+plays of records onto a board and checks each recorded score against the engine's scoring,
+and each cumulative total against the scores before it.
 """
 
 from __future__ import annotations
@@ -630,9 +631,16 @@ def export_gcg(
 # -- verification ----------------------------------------------------------------------------
 
 
+#: What a :class:`Mismatch` is about: a play's score (or legality), or a running total.
+SCORE = "score"
+TOTAL = "total"
+
+
 @dataclass(frozen=True, slots=True)
 class Mismatch:
-    """A play whose record disagrees with the engine (score, or legality when ``reason``)."""
+    """A play whose record disagrees with the engine (score, or legality when ``reason``),
+    or, of kind ``total``, a cumulative total that is not the player's previous total plus
+    the line's score (``recorded`` the total written, ``computed`` the running one)."""
 
     file: str
     line: int
@@ -640,8 +648,14 @@ class Mismatch:
     recorded: int
     computed: int | None
     reason: str | None = None
+    kind: str = SCORE
 
     def __str__(self) -> str:
+        if self.kind == TOTAL:
+            return (
+                f"{self.file}:{self.line}: {self.move}: total recorded {self.recorded}, "
+                f"running total {self.computed}"
+            )
         computed = "?" if self.computed is None else _signed(self.computed)
         text = f"{self.file}:{self.line}: {self.move}: recorded {_signed(self.recorded)}, "
         text += f"computed {computed}"
@@ -650,7 +664,8 @@ class Mismatch:
 
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
-    """What ``verify_records`` found: counts, score mismatches, files it could not read."""
+    """What ``verify_records`` found: counts, mismatches (scores and running totals), files
+    it could not read."""
 
     games: int
     plays: int
@@ -680,15 +695,24 @@ def verify_record(
 
     Racks are not needed. Bingo means seven tiles placed. A play later withdrawn (``--``) is
     scored, then lifted off the board, and is not word-checked (it was a phony). ``--`` takes
-    back the player's last turn only when that turn was a play.
+    back the player's last turn only when that turn was a play. Every line's cumulative
+    total must be the player's previous total (0 at first) plus the line's score; a wrong
+    one is reported once, and the totals after it are read from it.
     """
     rules = get_ruleset(ruleset)
     board = Board.empty(rules.board_size)
     last_play: dict[str, Play] = {}
+    totals: dict[str, int] = {}
     plays = 0
     mismatches: list[Mismatch] = []
     events = record.events
     for index, event in enumerate(events):
+        running = totals.get(event.nick, 0) + event.score
+        if event.total != running:
+            mismatches.append(
+                Mismatch(file, event.line, event.move_text, event.total, running, kind=TOTAL)
+            )
+        totals[event.nick] = event.total
         if event.kind == WITHDRAWN:
             withdrawn = last_play.pop(event.nick, None)
             if withdrawn is not None:

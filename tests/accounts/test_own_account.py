@@ -157,7 +157,11 @@ def test_download_my_data(alice, bob, make_fixture) -> None:
 def test_deleting_an_account_resigns_live_matches_and_anonymises(alice, bob, make_fixture) -> None:
     live = make_fixture(first=alice, second=bob, name="Live one")
     client = signed_in(alice)
-    Member.objects.filter(pk=alice.pk).update(email="alice@example.org", bio="hi")
+    Member.objects.filter(pk=alice.pk).update(
+        email="alice@example.org", bio="hi", display_name="Alice Liddell"
+    )
+    watcher = signed_in(bob)
+    assert "Alice Liddell" in watcher.get(f"/matches/{live.id}/").content.decode()
     # A wrong password deletes nothing.
     assert client.post("/accounts/delete/", {"password": "nope"}).status_code == 400
     assert Member.objects.get(pk=alice.pk).is_active
@@ -166,6 +170,8 @@ def test_deleting_an_account_resigns_live_matches_and_anonymises(alice, bob, mak
     gone = Member.objects.get(pk=alice.pk)
     assert gone.username == f"former-member-{alice.pk}"
     assert (gone.email, gone.bio, gone.is_active, gone.is_club_member) == ("", "", False, False)
+    assert gone.display_name == ""
+    assert "Alice Liddell" not in watcher.get(f"/matches/{live.id}/").content.decode()
     assert not gone.has_usable_password()
     live.refresh_from_db()
     assert live.status == Match.Status.FINISHED

@@ -142,16 +142,69 @@ def test_verify_all_records_scores_match() -> None:
     assert report.summary == SUMMARY
 
 
+#: doug's last play scored one point too many, its total with it (the totals still add up).
+ONE_TOO_MANY = ("HIM +42 451", "HIM +43 452")
+
+
 def test_verify_reports_a_wrong_score(tmp_path: Path) -> None:
-    text = (FIXTURES / "doug_vs_emely.gcg").read_text().replace("WINDY +32 32", "WINDY +33 33")
+    text = (FIXTURES / "doug_vs_emely.gcg").read_text().replace(*ONE_TOO_MANY)
     path = tmp_path / "bad.gcg"
     path.write_text(text)
     report = verify_records([path])
     assert len(report.mismatches) == 1
     mismatch = report.mismatches[0]
-    assert (mismatch.file, mismatch.line, mismatch.move) == (str(path), 3, "8D WINDY")
-    assert (mismatch.recorded, mismatch.computed) == (33, 32)
-    assert str(mismatch) == f"{path}:3: 8D WINDY: recorded +33, computed +32"
+    assert (mismatch.file, mismatch.line, mismatch.move) == (str(path), 28, "N1 HIM")
+    assert (mismatch.recorded, mismatch.computed) == (43, 42)
+    assert str(mismatch) == f"{path}:28: N1 HIM: recorded +43, computed +42"
+
+
+def test_verify_reports_a_running_total_that_does_not_add_up(tmp_path: Path) -> None:
+    """A pass of +0, then a play whose score is right but whose total is not its player's
+    total so far plus that score: once, on that line; the totals after it read from it."""
+    path = tmp_path / "totals.gcg"
+    path.write_text(
+        "#player1 ann Ann\n#player2 bo Bo\n"
+        ">ann: AEGINRT 8D GRANITE +70 70\n"
+        ">bo: DEILOPU - +0 0\n"
+        ">ann: HO 9I OH +14 84\n"
+        ">bo: DEILOPU H5 PUL. +6 999\n"
+        ">ann: BCHKMOS - +0 84\n"
+        ">bo: DEIOQVW - +0 999\n"
+    )
+    report = verify_records([path])
+    [mismatch] = report.mismatches
+    assert (mismatch.line, mismatch.move, mismatch.kind) == (6, "H5 PUL.", "total")
+    assert (mismatch.recorded, mismatch.computed) == (999, 6)
+    assert str(mismatch) == f"{path}:6: H5 PUL.: total recorded 999, running total 6"
+    assert report.summary == "1 games, 3 plays, 1 mismatches"
+    assert not report.ok
+
+
+@pytest.mark.parametrize(
+    ("construct", "written", "wrong", "running"),
+    [
+        ("withdrawn_phony", "-- -7 0", "-- -7 7", 0),
+        ("challenge_bonus", "(challenge) +5 11", "(challenge) +5 12", 11),
+        ("time_penalty", "(time) -10 -4", "(time) -10 4", -4),
+        ("end_rack_two_lines", "(DEIOQVW) +23 107", "(DEIOQVW) +23 106", 107),
+    ],
+)
+def test_every_kind_of_line_keeps_the_running_total(
+    tmp_path: Path, construct: str, written: str, wrong: str, running: int
+) -> None:
+    """A withdrawal, a challenge bonus, a time penalty, an end rack: each total is checked."""
+    good = (FIXTURES / "constructs" / f"{construct}.gcg").read_text()
+    assert written in good
+    assert verify_records([FIXTURES / "constructs" / f"{construct}.gcg"]).ok
+    path = tmp_path / f"{construct}.gcg"
+    path.write_text(good.replace(written, wrong, 1))
+    # (The player's next line, if any, is flagged too: it adds to the total written.)
+    mismatch = verify_records([path]).mismatches[0]
+    assert (mismatch.kind, mismatch.recorded, mismatch.computed) == (
+        "total",
+        int(wrong.rsplit(" ", 1)[1]),
+        running,
+    )
 
 
 def test_verify_with_a_lexicon_skips_withdrawn_phonies(enable: Lexicon) -> None:
@@ -245,7 +298,7 @@ def test_verify_gcg_command_over_all_records() -> None:
 
 
 def test_verify_gcg_command_fails_on_a_mismatch(tmp_path: Path) -> None:
-    text = (FIXTURES / "doug_vs_emely.gcg").read_text().replace("WINDY +32 32", "WINDY +33 33")
+    text = (FIXTURES / "doug_vs_emely.gcg").read_text().replace(*ONE_TOO_MANY)
     path = tmp_path / "bad.gcg"
     path.write_text(text)
     out = io.StringIO()
@@ -254,8 +307,24 @@ def test_verify_gcg_command_fails_on_a_mismatch(tmp_path: Path) -> None:
     assert caught.value.code == 1
     lines = out.getvalue().splitlines()
     assert lines == [
-        f"{path}:3: 8D WINDY: recorded +33, computed +32",
+        f"{path}:28: N1 HIM: recorded +43, computed +42",
         "1 games, 26 plays, 1 mismatches",
+    ]
+
+
+def test_verify_gcg_command_fails_on_a_running_total(tmp_path: Path) -> None:
+    """Every score right, a total wrong: "0 mismatches" and exit 0 before."""
+    path = tmp_path / "total.gcg"
+    path.write_text(
+        "#player1 ann Ann\n#player2 bo Bo\n>ann: DEILOPU - +0 0\n>bo: AEGINRT 8D GRANITE +70 999\n"
+    )
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as caught:
+        call_command("verify_gcg", str(path), stdout=out)
+    assert caught.value.code == 1
+    assert out.getvalue().splitlines() == [
+        f"{path}:4: 8D GRANITE: total recorded 999, running total 70",
+        "1 games, 1 plays, 1 mismatches",
     ]
 
 

@@ -4,6 +4,7 @@ runs the command against them, and stops them afterwards."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -39,6 +40,11 @@ def _answers(port: int) -> bool:
 
 
 def test_throwaway_services_start_when_nothing_answers_and_stop_after() -> None:
+    # The script installs a missing server for `make test`; a test installs nothing.
+    assert list(Path("/usr/lib/postgresql").glob("*/bin/initdb")), (
+        "PostgreSQL's server is missing: run `make test-packages` (make test does)"
+    )
+    assert shutil.which("redis-server"), "redis-server is missing: run `make test-packages`"
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://root@127.0.0.1:{_free_port()}/wordduel",

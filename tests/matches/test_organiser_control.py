@@ -103,6 +103,20 @@ def test_cancel_before_kickoff_ends_with_no_result(organiser, upcoming, live_mat
 
 
 @pytest.mark.django_db
+def test_cancel_refusals_change_nothing(organiser, alice, upcoming):
+    """The service's own refusals (not only the page's): a player who is no organiser, and
+    a blank reason, cancel nothing."""
+    before = _state(upcoming)
+    with pytest.raises(services.NotAllowed) as refused:
+        services.fixture_cancel(organiser=alice, match_id=upcoming.id, reason="Hall closed")
+    assert refused.value.code == "not_allowed"
+    with pytest.raises(services.InvalidFixture, match="Give a reason"):
+        services.fixture_cancel(organiser=organiser, match_id=upcoming.id, reason="  ")
+    assert _state(upcoming) == before
+    assert upcoming.status == Match.Status.SCHEDULED
+
+
+@pytest.mark.django_db
 def test_adjudication_awards_a_rated_result_and_everyone_sees_why(
     organiser, alice, bob, make_member
 ):

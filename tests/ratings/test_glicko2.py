@@ -35,7 +35,11 @@ def test_the_papers_worked_example() -> None:
     # rounded μ'; from the unrounded one r' is 1464.0507, within its last place.)
     assert round(after.mu, 4) == -0.2069
     assert round(after.phi, 4) == 0.8722
-    assert after.volatility == pytest.approx(0.05999, abs=1e-5)
+    # σ' to the paper's five places, which it cuts rather than rounds (exp(A/2) with its
+    # final A is 0.0599960): the update moves σ by 4e-6, so a tolerance of 1e-5 around
+    # 0.05999 also passed σ' = 0.06, the volatility not updated at all.
+    assert math.floor(after.volatility * 1e5) / 1e5 == 0.05999
+    assert round(after.volatility, 6) == 0.059996
     assert after.rating == pytest.approx(1464.06, abs=0.01)
     assert round(after.deviation, 2) == 151.52
 

@@ -27,6 +27,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import ssl
@@ -119,6 +120,10 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture
 def stack(tmp_path: Path, transactional_db, layer_prefix: str) -> Iterator[RunningStack]:
+    # scripts/stack.py installs a missing Caddy for `make stack`; a test installs nothing.
+    assert shutil.which("caddy"), (
+        "Caddy is not installed: run `make test-packages` (make test does)"
+    )
     directory = tmp_path / "stack"
     output = tmp_path / "stack.out"
     env = {k: v for k, v in os.environ.items() if k != "DEBUG"}

@@ -13,12 +13,14 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.test import Client
 
 from matches import services
 from matches.models import Match, Tournament, Turn
 from notifications.services import update_notification_settings
 from tests.matches.helpers import commit_move
+from vacations import selectors as vacation_selectors
 from vacations import services as vacation_services
 from vacations.errors import AllowanceNotAllowed, VacationMissing, VacationRefused
 from vacations.models import Vacation, VacationAllowance
@@ -312,10 +314,22 @@ def test_days_are_the_members_own(league_match, alice) -> None:
 
 def test_cancel_before_it_starts_gives_the_days_back(league_match, away, alice) -> None:
     # away was declared on 2 May; it starts on 5 May.
-    with time_machine.travel(datetime(2031, 5, 4, 23, 59, tzinfo=UTC), tick=False):
+    tournament = league_match.tournament
+    allowance = settings.VACATION_DAYS_PER_TOURNAMENT
+    assert vacation_selectors.days_used(alice.pk, tournament) == 2
+    the_eve = datetime(2031, 5, 4, 23, 59, tzinfo=UTC)
+    with time_machine.travel(the_eve, tick=False):
         vacation_services.cancel_vacation(member=alice, vacation_id=away.id)
     away.refresh_from_db()
     assert away.cancelled_at is not None
+    # The two days are hers again: none used, and the whole allowance can be declared.
+    assert vacation_selectors.days_used(alice.pk, tournament) == 0
+    with time_machine.travel(the_eve, tick=False):
+        whole = vacation_services.declare_vacation(
+            member=alice, first_day=FIRST_DAY, last_day=FIRST_DAY + timedelta(days=allowance - 1)
+        )
+    assert whole.days == allowance
+    assert vacation_selectors.days_used(alice.pk, tournament) == allowance
 
 
 def test_a_started_vacation_cannot_be_cancelled(league_match, away, alice) -> None:

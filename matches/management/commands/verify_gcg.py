@@ -1,7 +1,8 @@
 """``manage.py verify_gcg [--ruleset classic] [--no-lexicon] FILE...``: re-score GCG records.
 
-A thin shell over ``matches.engine.verify_records``: prints each mismatch, then as the last
-line ``N games, M plays, K mismatches``; exits 1 when anything disagreed or could not be read.
+A thin shell over ``matches.engine.verify_records``: prints each mismatch (a play's score, or
+a cumulative total that is not the player's running total), then as the last line
+``N games, M plays, K mismatches``; exits 1 when anything disagreed or could not be read.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from matches.engine import RULESETS, UnknownRuleset, get_ruleset, verify_records
 class Command(BaseCommand):
     """Check every play's recorded score in GCG files against the engine."""
 
-    help = "Replay GCG records on a board and compare each play's score with the engine's."
+    help = (
+        "Replay GCG records on a board and compare each play's score with the engine's, and "
+        "each cumulative total with the scores before it."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", metavar="FILE")
