@@ -29,7 +29,7 @@ from matches.services.errors import MembershipRequired, NotAllowed, SignInRequir
 from matches.services.fixtures import NAME_LENGTH, _new_match
 from matches.services.lifecycle import after_seating, apply_deadlines
 from matches.visibility.access import is_club_member
-from notifications import notices
+from notifications import friendlies, notices
 
 #: A member may have this many challenges open (posted, not accepted, withdrawn or expired).
 MAX_OPEN_CHALLENGES = 5
@@ -142,8 +142,9 @@ def challenge_post(
     now: datetime | None = None,
 ) -> Challenge:
     """Post a friendly challenge, open for ``CHALLENGE_LIFETIME``: to any member, or, with
-    ``opponent_username``, to that approved member only. Locks the poster's member row, so
-    two posts at once both count against ``MAX_OPEN_CHALLENGES``."""
+    ``opponent_username``, to that approved member only, who is notified after the commit.
+    Locks the poster's member row, so two posts at once both count against
+    ``MAX_OPEN_CHALLENGES``."""
     require_challenger(member)
     if ruleset not in RULESETS:
         raise InvalidChallenge(f"There is no ruleset called {ruleset!r}.")
@@ -155,7 +156,7 @@ def challenge_post(
             MAX_OPEN_CHALLENGES
         ):
             raise InvalidChallenge(TOO_MANY_OPEN)
-        return Challenge.objects.create(
+        challenge = Challenge.objects.create(
             poster=member,
             opponent=opponent,
             ruleset=ruleset,
@@ -163,6 +164,8 @@ def challenge_post(
             posted_at=now,
             expires_at=challenge_expiry(now),
         )
+        friendlies.challenge_posted(challenge)  # the member it is addressed to, after commit
+    return challenge
 
 
 def _locked_challenge(challenge_id: int) -> Challenge:
@@ -346,6 +349,9 @@ def rematch_offer(*, match_id: int, member: Any, now: datetime | None = None) ->
     ) -> RematchState:
         if offer is None:
             offer = RematchOffer.objects.create(original=match, offered_by=member, offered_at=now)
+            other = next(seat.member_id for seat in seats if seat.member_id != member.pk)
+            assert other is not None
+            friendlies.rematch_offered(match_id=match.id, member_id=other)  # after commit
             return RematchState(offer)
         if offer.status == RematchOffer.Status.DECLINED:
             raise RematchUnavailable(DECLINED)

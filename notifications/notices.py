@@ -39,6 +39,7 @@ class Spec:
     match_id: int | None = None
     turn_number: int | None = None
     hours: int | None = None
+    challenge_id: int | None = None
 
 
 def your_move_key(match_id: int, turn_number: int, member_id: int) -> str:
@@ -59,6 +60,7 @@ def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
             match_id=spec.match_id,
             turn_number=spec.turn_number,
             hours=spec.hours,
+            challenge_id=spec.challenge_id,
             created_at=now,
         )
         for spec in specs

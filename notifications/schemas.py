@@ -8,7 +8,9 @@ from typing import Literal
 
 from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field
 
-NoticeKind = Literal["your_move", "fixture", "kickoff", "forfeit", "result", "digest"]
+NoticeKind = Literal[
+    "your_move", "fixture", "kickoff", "forfeit", "result", "digest", "challenge", "rematch"
+]
 
 
 class NoticeContent(BaseModel):
