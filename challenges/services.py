@@ -21,7 +21,8 @@ from accounts.models import Member
 from challenges.errors import ChallengeUnavailable, InvalidChallenge, RematchUnavailable
 from challenges.models import Challenge, RematchOffer, challenge_expiry
 from matches.engine.rulesets import RULESETS
-from matches.events import Event, publish_on_commit
+from matches import visibility
+from matches.events import Event, PrivateEvent, publish_on_commit
 from matches.models import Match, Seat
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
@@ -336,7 +337,24 @@ def _start_rematch(
     if offer.offered_by_id != first.pk:  # (First hears "your move", as always)
         notices.fixture_scheduled(rematch.id, [offer.offered_by_id])
     publish_on_commit(events)
+    _tell_players(match, seats, offer)
     return RematchState(offer, rematch)
+
+
+def _tell_players(match: Match, seats: list[Seat], offer: RematchOffer) -> None:
+    """The offer as it now stands, to the two players' open pages of the original match
+    (private news, after commit: a spectator learns nothing of it)."""
+    offered_by = next(seat.position for seat in seats if seat.member_id == offer.offered_by_id)
+    news = visibility.rematch_news(
+        state=offer.status, offered_by=offered_by, rematch_id=offer.rematch_id
+    )
+    publish_on_commit(
+        [
+            PrivateEvent(match.id, seat.member_id, "rematch", news)
+            for seat in seats
+            if seat.member_id is not None
+        ]
+    )
 
 
 def rematch_offer(*, match_id: int, member: Any, now: datetime | None = None) -> RematchState:
@@ -352,6 +370,7 @@ def rematch_offer(*, match_id: int, member: Any, now: datetime | None = None) ->
             other = next(seat.member_id for seat in seats if seat.member_id != member.pk)
             assert other is not None
             friendlies.rematch_offered(match_id=match.id, member_id=other)  # after commit
+            _tell_players(match, seats, offer)
             return RematchState(offer)
         if offer.status == RematchOffer.Status.DECLINED:
             raise RematchUnavailable(DECLINED)
@@ -401,6 +420,7 @@ def rematch_decline(*, match_id: int, member: Any, now: datetime | None = None) 
             offer.status = RematchOffer.Status.DECLINED
             offer.decided_at = now
             offer.save(update_fields=["status", "decided_at"])
+            _tell_players(match, seats, offer)
         return RematchState(offer)
 
     return _decide(match_id=match_id, member=member, decide=decide, now=now)

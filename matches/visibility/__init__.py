@@ -36,7 +36,7 @@ from matches.visibility.exports import (
     gcg_for,
     replay,
 )
-from matches.visibility.fairness import fairness_record, verification_file
+from matches.visibility.fairness import fairness_news, fairness_record, verification_file
 from matches.visibility.pages import (
     MatchLine,
     MatchPage,
@@ -52,6 +52,7 @@ from matches.visibility.payloads import (
     no_news,
     public_match,
     rack_news,
+    rematch_news,
     result_news,
     seat_views,
     seats_news,
@@ -76,6 +77,7 @@ __all__ = [
     "can_view_tournament",
     "can_watch",
     "commit_accepted",
+    "fairness_news",
     "fairness_record",
     "gcg_for",
     "is_club_member",
@@ -87,6 +89,7 @@ __all__ = [
     "public_match",
     "rack_news",
     "replay",
+    "rematch_news",
     "result_news",
     "result_text",
     "seat_views",

@@ -24,6 +24,7 @@ from matches.schemas import (
     PublicMatch,
     RackAdjustment,
     RackNews,
+    RematchNews,
     ResultNews,
     SeatsNews,
     SeatView,
@@ -264,7 +265,13 @@ def result_news(match: Match, seats: list[Seat]) -> ResultNews:
         scores=[seat.score for seat in seats],
         finished_at=match.finished_at,
         final_score=final_score(match, seats),
+        bag_seed=match.bag_seed if match.is_over else None,
     )
+
+
+def rematch_news(*, state: str, offered_by: int, rematch_id: int | None) -> RematchNews:
+    """A rematch offered, accepted or declined: for the two players of the match only."""
+    return RematchNews(state=state, offered_by=offered_by, rematch_id=rematch_id)  # type: ignore[arg-type]
 
 
 def commit_accepted(match: Match, seat: Seat, turn: Turn) -> CommitAccepted:
