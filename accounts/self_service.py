@@ -145,7 +145,10 @@ def download_data(request: HttpRequest) -> HttpResponse:
                     "kickoff_at": match.kickoff_at.isoformat() if match.kickoff_at else None,
                 }
             )
-            gcg = gcg_for(access_match(user=member, match_id=match.id, key=None))
+            # As the player they were: a player may hold the match's viewing link (its share
+            # link), so a members-only match stays theirs after they leave the club.
+            access = access_match(user=member, match_id=match.id, key=match.viewing_key)
+            gcg = gcg_for(access)
             if gcg:
                 archive.writestr(f"matches/match-{match.id}.gcg", gcg)
         profile_data = {
