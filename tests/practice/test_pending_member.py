@@ -50,7 +50,9 @@ def test_the_home_page_offers_no_practice_or_challenge_to_a_member_not_approved(
     assert MEMBERS_PRACTISE in page
     assert 'id="play-computer"' in signed_in(alice).get("/").content.decode()
     # A challenge is refused with its own message, and nothing is posted.
-    response = signed_in(outsider).post("/challenges/post/", {"ruleset": "word-duel", "rated": "no"})
+    response = signed_in(outsider).post(
+        "/challenges/post/", {"ruleset": "word-duel", "rated": "no"}
+    )
     assert response.status_code == 403
     assert MEMBERS_CHALLENGE in html.unescape(response.content.decode())
     assert not Challenge.objects.exists()
