@@ -25,7 +25,7 @@ _REASONS = {
     Match.EndReason.FORFEIT: "by forfeit",
     Match.EndReason.NO_SHOW: "by no-show",
     Match.EndReason.SIX_SCORELESS: "after six scoreless turns",
-    Match.EndReason.PLAYED_OUT: "played out",
+    Match.EndReason.PLAYED_OUT: "",  # the usual ending: "You won", nothing more to say
     Match.EndReason.RESIGNED: "by resignation",
 }
 
