@@ -1255,13 +1255,22 @@ function start(root) {
       el.replayAnalysis.textContent = "";
       return;
     }
-    const played = { play: `you played for ${analysis.score}`, swap: "you swapped", pass: "you passed" }[analysis.kind];
+    // The move as the log has it: which word, where (the analysis carries only its score).
+    const move = state.live.moves.find((m) => m.number === analysis.number);
+    const word = move && move.kind === "play" && move.words[0];
+    const played = {
+      play: `you played ${word ? `${word.word} at ${word.position} ` : ""}for ${analysis.score}`,
+      swap: "you swapped",
+      pass: "you passed",
+    }[analysis.kind];
     const best = analysis.best;
     const main = best && best.words[0];
+    const squares = (tiles) => tiles.map((t) => `${t.row},${t.col},${t.letter},${t.blank}`).sort().join(" ");
+    const yours = best && word && squares(best.tiles) === squares(move.tiles);
     el.replayAnalysis.textContent = `Move ${analysis.number}, from this board and your rack: ${played}. `
       + (best
         ? `The best play the engine finds: ${main.word} at ${main.position} for ${best.score}`
-          + `${best.bingo ? " (a bingo)" : ""}.`
+          + `${best.bingo ? " (a bingo)" : ""}${yours ? ", the play you made" : ""}.`
         : "The engine finds no play from that rack.");
   }
 
