@@ -20,8 +20,8 @@ from django.db import transaction
 from accounts.models import Member
 from challenges.errors import ChallengeUnavailable, InvalidChallenge, RematchUnavailable
 from challenges.models import Challenge, RematchOffer, challenge_expiry
-from matches.engine.rulesets import RULESETS
 from matches import visibility
+from matches.engine.rulesets import RULESETS
 from matches.events import Event, PrivateEvent, publish_on_commit
 from matches.models import Match, Seat
 from matches.services.common import locked_match, locked_seats

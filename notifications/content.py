@@ -75,7 +75,8 @@ def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> Noti
         access = visibility.access_match(user=notice.member, match_id=notice.match_id, key=None)
     except visibility.MatchNotFound:
         return Stale("the match is gone or hidden from the member")
-    builder = _BUILDERS.get(notice.kind) or {Kind.REMATCH: friendlies.rematch}[notice.kind]
+    kind = Kind(notice.kind)
+    builder = _BUILDERS.get(kind) or {Kind.REMATCH: friendlies.rematch}[kind]
     return builder(notice, access, prefs.zone, now)
 
 

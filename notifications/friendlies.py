@@ -83,6 +83,8 @@ def challenge(notice: Notice, prefs: NotificationSettings, *, now: datetime):
     """A challenge addressed to the member, while it is still theirs to accept."""
     from challenges.models import Challenge  # noqa: PLC0415 (challenges imports us)
 
+    if notice.challenge_id is None:
+        return Stale("no challenge")
     found = Challenge.objects.select_related("poster").filter(pk=notice.challenge_id).first()
     if found is None or not found.is_open_at(now) or found.opponent_id != notice.member_id:
         return Stale("the challenge is no longer open to the member")
@@ -96,8 +98,10 @@ def challenge(notice: Notice, prefs: NotificationSettings, *, now: datetime):
         headline="A challenge to you",
         lines=[
             f"{poster} challenges you to a game ({found.ruleset}, {rated}).",
-            f"Accept it on the Challenges page by {local_time(found.expires_at, prefs.zone)}: "
-            f"the match begins at once, {poster} First and you Second.",
+            (
+                f"Accept it on the Challenges page by {local_time(found.expires_at, prefs.zone)}: "
+                f"the match begins at once, {poster} First and you Second."
+            ),
         ],
         url=absolute(reverse("challenges:list")),
         action="See the challenge",

@@ -271,7 +271,9 @@ def result_news(match: Match, seats: list[Seat]) -> ResultNews:
 
 def rematch_news(*, state: str, offered_by: int, rematch_id: int | None) -> RematchNews:
     """A rematch offered, accepted or declined: for the two players of the match only."""
-    return RematchNews(state=state, offered_by=offered_by, rematch_id=rematch_id)  # type: ignore[arg-type]
+    return RematchNews.model_validate(
+        {"state": state, "offered_by": offered_by, "rematch_id": rematch_id}
+    )
 
 
 def commit_accepted(match: Match, seat: Seat, turn: Turn) -> CommitAccepted:

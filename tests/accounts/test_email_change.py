@@ -47,7 +47,12 @@ def confirmed(member: Member, address: str) -> Member:
 
 
 def test_the_confirmed_address_stays_until_the_new_one_is_confirmed(
-    live_match, alice, bob, smtp_server, eager_tasks, django_capture_on_commit_callbacks
+    live_match,
+    alice,
+    bob,
+    smtp_server,  # noqa: F811 (the fixture)
+    eager_tasks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ) -> None:
     bob = confirmed(bob, OLD)
     client = signed_in(bob)
@@ -98,7 +103,10 @@ def test_the_confirmed_address_stays_until_the_new_one_is_confirmed(
     assert Member.objects.get(pk=bob.pk).email == NEW
 
 
-def test_a_later_change_replaces_the_pending_address_and_its_link(bob, smtp_server) -> None:
+def test_a_later_change_replaces_the_pending_address_and_its_link(
+    bob,
+    smtp_server,  # noqa: F811 (the fixture)
+) -> None:
     bob = confirmed(bob, OLD)
     client = signed_in(bob)
     client.post("/accounts/email/", {"email": NEW})
@@ -117,7 +125,12 @@ def test_a_later_change_replaces_the_pending_address_and_its_link(bob, smtp_serv
     assert Member.objects.get(pk=bob.pk).pending_email == ""
 
 
-def test_an_address_another_member_has_is_not_revealed(alice, bob, carol, smtp_server) -> None:
+def test_an_address_another_member_has_is_not_revealed(
+    alice,
+    bob,
+    carol,
+    smtp_server,  # noqa: F811 (the fixture)
+) -> None:
     confirmed(alice, "alice@example.org")
     bob = confirmed(bob, OLD)
     taken = signed_in(bob).post("/accounts/email/", {"email": "Alice@Example.org"}, follow=True)

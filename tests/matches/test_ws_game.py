@@ -139,7 +139,8 @@ async def _assert_bag_check_news(
         assert (await socket.event("fairness"))["data"] == spectator
         own = (await socket.event("fairness"))["data"]
         assert own == await db(_record_for)(match_id, member)
-        assert own["your_seat"] == position and own["your_turns"]
+        assert own["your_seat"] == position
+        assert own["your_turns"]
 
 
 async def _assert_private(match_id: int, players: list[Socket], watchers: list[Socket]) -> None:

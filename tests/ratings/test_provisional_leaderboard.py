@@ -37,8 +37,10 @@ def test_a_twelve_game_season_ranks_its_provisional_ratings(organiser, make_memb
     for rank, (row, line) in enumerate(zip(rows, ranked, strict=True), start=1):
         assert f'<td class="num">{rank}</td>' in row
         assert f"/players/{line.username}/" in row
-        assert f"{line.shown}" in row and line.shown.endswith("?")
-        assert 'title="provisional"' in row and "provisional</span>" in row
+        assert line.shown in row
+        assert line.shown.endswith("?")
+        assert 'title="provisional"' in row
+        assert "provisional</span>" in row
     assert "Nobody's rating is settled yet: these are provisional ratings" in page
     # Listed once: no second table of the same players.
     assert 'id="provisional"' not in page
