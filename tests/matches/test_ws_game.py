@@ -144,17 +144,12 @@ async def _assert_bag_check_news(
 
 
 async def _assert_private(match_id: int, players: list[Socket], watchers: list[Socket]) -> None:
-    """Scan every frame each socket received for a rack that is not its own seat's (a
-    player's own bag-check record, their own tiles by design, is checked above instead)."""
+    """Scan every frame each socket received for a rack that is not its own seat's."""
     held = [await db(racks_ever_held)(match_id, position) for position in (0, 1)]
     public = await db(public_record)(match_id)
     for position, socket in enumerate(players):
         leaks = privacy_leaks(
-            [
-                frame
-                for frame in socket.frames
-                if not (frame["type"] == "fairness" and frame["data"]["your_seat"] == position)
-            ],
+            socket.frames,
             own_racks=held[position],
             foreign_racks=held[1 - position],
             public=public,
