@@ -67,6 +67,9 @@ class Member(AbstractUser):
     )
     membership_decided_at = models.DateTimeField(null=True, blank=True)
     email_verified = models.BooleanField(default=False)
+    #: A new address asked for and not yet confirmed: ``email`` stays the account's address
+    #: (sign-in, password resets, every notice) until the link mailed here is opened.
+    pending_email = models.EmailField(blank=True)
     bio = models.TextField(max_length=BIO_LENGTH, blank=True)
     #: Changed by "sign out everywhere else": part of the session hash, so every other
     #: session (and socket) of this member stops being signed in.

@@ -74,22 +74,30 @@ def profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def change_email(request: HttpRequest) -> HttpResponse:
-    """Set a new address and mail it a verification link."""
+    """Ask for a new address: a confirmation link goes to it, and the confirmed address
+    stays the account's until the link is opened. The page says the same whether or not
+    the address belongs to someone else (:func:`services.account_set_email`)."""
     form = EmailForm(request.POST)
-    if form.is_valid():
-        try:
-            member = services.account_set_email(
-                member=request.user,  # type: ignore[arg-type]
-                email=form.cleaned_data["email"],
-            )
-        except ServiceError as refusal:
-            form.add_error("email", refusal.message)
-        else:
-            if member.email and not member.email_verified:
-                emails.send_verification(member)
-                messages.success(request, f"We sent a link to {member.email}: open it to confirm.")
-            return redirect("accounts:profile")
-    return _profile_page(request, email_form=form, status=400)
+    if not form.is_valid():
+        return _profile_page(request, email_form=form, status=400)
+    asked = services.account_set_email(
+        member=request.user,  # type: ignore[arg-type]
+        email=form.cleaned_data["email"],
+    )
+    address = asked.link_to or asked.taken
+    if asked.link_to:
+        emails.send_verification(asked.member, asked.link_to)
+    elif asked.taken:
+        emails.send_address_taken(asked.taken)
+    if address:
+        messages.success(
+            request, f"We sent a message to {address}: open the link in it to confirm."
+        )
+    elif asked.member.email:
+        messages.success(request, f"Your address stays {asked.member.email}.")
+    else:
+        messages.success(request, "Your account has no email address now.")
+    return redirect("accounts:profile")
 
 
 def verify_email(request: HttpRequest, token: str) -> HttpResponse:
@@ -137,7 +145,10 @@ def download_data(request: HttpRequest) -> HttpResponse:
                     "kickoff_at": match.kickoff_at.isoformat() if match.kickoff_at else None,
                 }
             )
-            gcg = gcg_for(access_match(user=member, match_id=match.id, key=None))
+            # As the player they were: a player may hold the match's viewing link (its share
+            # link), so a members-only match stays theirs after they leave the club.
+            access = access_match(user=member, match_id=match.id, key=match.viewing_key)
+            gcg = gcg_for(access)
             if gcg:
                 archive.writestr(f"matches/match-{match.id}.gcg", gcg)
         profile_data = {
@@ -145,6 +156,7 @@ def download_data(request: HttpRequest) -> HttpResponse:
             "display_name": member.display_name,
             "email": member.email,
             "email_verified": member.email_verified,
+            "pending_email": member.pending_email,
             "bio": member.bio,
             "time_zone": _time_zone_of(member),
             "membership": member.membership,

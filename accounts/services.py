@@ -6,6 +6,7 @@ before anything is written or after the transaction rolled back, so it changes n
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -204,40 +205,78 @@ def membership_reinstate(*, organiser: Any, member_id: int) -> Member:
 # ------------------------------------------------------------------ one's own account
 
 
-def email_verification_token(member: Member) -> str:
+def email_verification_token(member: Member, address: str) -> str:
     """A signed, expiring token naming the member and the address it confirms."""
-    return signing.dumps([member.pk, member.email], salt=EMAIL_LINK_SALT, compress=True)
+    return signing.dumps([member.pk, address], salt=EMAIL_LINK_SALT, compress=True)
 
 
-def account_set_email(*, member: Member, email: str) -> Member:
-    """Set a new address, not yet verified (the caller mails the link). Locks the member."""
+@dataclass(frozen=True)
+class EmailRequest:
+    """What asking for an address came to, for the caller to mail after the commit: a
+    confirmation link to ``link_to``, or to ``taken`` the word that it already belongs to an
+    account (the asker is answered alike either way, so nobody learns who is registered)."""
+
+    member: Member
+    link_to: str = ""
+    taken: str = ""
+
+
+def _belongs_to_another(member: Member, address: str) -> bool:
+    return Member.objects.exclude(pk=member.pk).filter(email__iexact=address).exists()
+
+
+def account_set_email(*, member: Member, email: str) -> EmailRequest:
+    """Ask for ``email`` as the member's address. Locks the member.
+
+    A new address waits in ``pending_email`` until the link mailed to it is opened; the
+    current address stays the account's (sign-in, password resets, notices) meanwhile.
+    The current address again calls a pending change off (and mails its link again if it
+    is not confirmed yet); an empty one removes the address. An address another member has
+    is taken as pending like any other (never confirmable): its owner is told instead.
+    """
     email = Member.objects.normalize_email(email.strip())
     with transaction.atomic():
         locked = _locked_member(member.pk)
         assert locked is not None
-        if email and Member.objects.exclude(pk=member.pk).filter(email__iexact=email).exists():
-            raise AccountRefused(EMAIL_TAKEN)
-        if locked.email != email:
-            locked.email = email
+        if not email:
+            locked.email = locked.pending_email = ""
             locked.email_verified = False
-            locked.save(update_fields=["email", "email_verified"])
-    return locked
+            locked.save(update_fields=["email", "pending_email", "email_verified"])
+            return EmailRequest(locked)
+        if locked.email and email.lower() == locked.email.lower():
+            locked.pending_email = ""
+            locked.save(update_fields=["pending_email"])
+            return EmailRequest(locked, link_to="" if locked.email_verified else locked.email)
+        locked.pending_email = email
+        locked.save(update_fields=["pending_email"])
+        if _belongs_to_another(locked, email):
+            return EmailRequest(locked, taken=email)
+        return EmailRequest(locked, link_to=email)
 
 
 def account_verify_email(*, token: str) -> Member:
-    """Mark the address a link was sent to as verified, if it is still the member's
-    address and the link is fresh. Locks the member."""
+    """Confirm the address a link was sent to, if the link is fresh and the address is
+    still the member's unconfirmed one (a sign-up's) or their pending one, which then
+    becomes their address. Locks the member."""
     try:
         member_id, email = signing.loads(token, salt=EMAIL_LINK_SALT, max_age=EMAIL_LINK_AGE)
     except (signing.BadSignature, ValueError, TypeError):
         raise AccountRefused(BAD_EMAIL_LINK) from None
     with transaction.atomic():
         member = _locked_member(int(member_id))
-        if member is None or not email or member.email != email or member.deleted_at:
+        if member is None or not email or member.deleted_at:
             raise AccountRefused(BAD_EMAIL_LINK)
-        if not member.email_verified:
-            member.email_verified = True
-            member.save(update_fields=["email_verified"])
+        if member.email == email:
+            if not member.email_verified:
+                member.email_verified = True
+                member.save(update_fields=["email_verified"])
+            return member
+        if member.pending_email != email:
+            raise AccountRefused(BAD_EMAIL_LINK)
+        if _belongs_to_another(member, email):
+            raise AccountRefused(EMAIL_TAKEN)
+        member.email, member.email_verified, member.pending_email = email, True, ""
+        member.save(update_fields=["email", "email_verified", "pending_email"])
     return member
 
 
@@ -307,6 +346,7 @@ def account_delete(*, member: Member) -> list[int]:
         locked.username = anonymous_username(locked.pk)
         locked.display_name = ""
         locked.first_name = locked.last_name = locked.email = locked.bio = ""
+        locked.pending_email = ""
         locked.email_verified = False
         locked.password = make_password(None)
         locked.is_active = False

@@ -59,7 +59,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                 request, "accounts/sign_up.html", {**context, "form": form}, status=refusal.status
             )
         login(request, member, backend="django.contrib.auth.backends.ModelBackend")
-        emails.send_verification(member)
+        emails.send_verification(member, member.email)
         if member.membership == Member.Membership.PENDING:
             messages.info(request, PENDING_MESSAGE)
         next_url = request.POST.get("next", "")

@@ -94,7 +94,10 @@ class RematchPanel:
     """What a player of a finished friendly sees about its rematch, and may do."""
 
     match_id: int
-    state: str  # "none", "offered_by_you", "offered_to_you", "accepted", "declined"
+    #: "none", "offered_by_you", "offered_to_you", "accepted", "declined"; or "not_yet" for a
+    #: friendly still being played (the page keeps the panel hidden and shows it live when
+    #: the game ends: matches/static/board.js)
+    state: str
     rematch_id: int | None = None
 
     @property
@@ -110,19 +113,27 @@ class RematchPanel:
         return self.state == "offered_by_you"
 
 
+def _may_become_friendly(match: Match) -> bool:
+    """Not over yet, and a friendly if it ends with a result of the board."""
+    return not match.is_over and match.tournament_id is None and not match.rated
+
+
 def rematch_panel(match_id: int, viewer: Any) -> RematchPanel | None:
     """The rematch panel for ``viewer`` on this match: only for one of its two players, an
-    approved member, once it is a finished friendly; None otherwise."""
+    approved member, once it is a finished friendly (or, ``not_yet``, while it is one still
+    being played); None otherwise."""
     if not is_club_member(viewer):
         return None
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not is_friendly(match):
+    if match is None or not (is_friendly(match) or _may_become_friendly(match)):
         return None
     players = [seat.member for seat in match.seats.select_related("member")]
     if viewer.pk not in {player.pk for player in players if player is not None}:
         return None
     if not all(player is not None and is_club_member(player) for player in players):
         return None  # (the computer, or a member who left: no rematch to offer)
+    if not match.is_over:
+        return RematchPanel(match_id, "not_yet")
     offer = RematchOffer.objects.filter(original=match).first()
     if offer is None:
         return RematchPanel(match_id, "none")

@@ -20,8 +20,9 @@ from django.db import transaction
 from accounts.models import Member
 from challenges.errors import ChallengeUnavailable, InvalidChallenge, RematchUnavailable
 from challenges.models import Challenge, RematchOffer, challenge_expiry
+from matches import visibility
 from matches.engine.rulesets import RULESETS
-from matches.events import Event, publish_on_commit
+from matches.events import Event, PrivateEvent, publish_on_commit
 from matches.models import Match, Seat
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
@@ -29,7 +30,7 @@ from matches.services.errors import MembershipRequired, NotAllowed, SignInRequir
 from matches.services.fixtures import NAME_LENGTH, _new_match
 from matches.services.lifecycle import after_seating, apply_deadlines
 from matches.visibility.access import is_club_member
-from notifications import notices
+from notifications import friendlies, notices
 
 #: A member may have this many challenges open (posted, not accepted, withdrawn or expired).
 MAX_OPEN_CHALLENGES = 5
@@ -142,8 +143,9 @@ def challenge_post(
     now: datetime | None = None,
 ) -> Challenge:
     """Post a friendly challenge, open for ``CHALLENGE_LIFETIME``: to any member, or, with
-    ``opponent_username``, to that approved member only. Locks the poster's member row, so
-    two posts at once both count against ``MAX_OPEN_CHALLENGES``."""
+    ``opponent_username``, to that approved member only, who is notified after the commit.
+    Locks the poster's member row, so two posts at once both count against
+    ``MAX_OPEN_CHALLENGES``."""
     require_challenger(member)
     if ruleset not in RULESETS:
         raise InvalidChallenge(f"There is no ruleset called {ruleset!r}.")
@@ -155,7 +157,7 @@ def challenge_post(
             MAX_OPEN_CHALLENGES
         ):
             raise InvalidChallenge(TOO_MANY_OPEN)
-        return Challenge.objects.create(
+        challenge = Challenge.objects.create(
             poster=member,
             opponent=opponent,
             ruleset=ruleset,
@@ -163,6 +165,8 @@ def challenge_post(
             posted_at=now,
             expires_at=challenge_expiry(now),
         )
+        friendlies.challenge_posted(challenge)  # the member it is addressed to, after commit
+    return challenge
 
 
 def _locked_challenge(challenge_id: int) -> Challenge:
@@ -333,7 +337,24 @@ def _start_rematch(
     if offer.offered_by_id != first.pk:  # (First hears "your move", as always)
         notices.fixture_scheduled(rematch.id, [offer.offered_by_id])
     publish_on_commit(events)
+    _tell_players(match, seats, offer)
     return RematchState(offer, rematch)
+
+
+def _tell_players(match: Match, seats: list[Seat], offer: RematchOffer) -> None:
+    """The offer as it now stands, to the two players' open pages of the original match
+    (private news, after commit: a spectator learns nothing of it)."""
+    offered_by = next(seat.position for seat in seats if seat.member_id == offer.offered_by_id)
+    news = visibility.rematch_news(
+        state=offer.status, offered_by=offered_by, rematch_id=offer.rematch_id
+    )
+    publish_on_commit(
+        [
+            PrivateEvent(match.id, seat.member_id, "rematch", news)
+            for seat in seats
+            if seat.member_id is not None
+        ]
+    )
 
 
 def rematch_offer(*, match_id: int, member: Any, now: datetime | None = None) -> RematchState:
@@ -346,6 +367,10 @@ def rematch_offer(*, match_id: int, member: Any, now: datetime | None = None) ->
     ) -> RematchState:
         if offer is None:
             offer = RematchOffer.objects.create(original=match, offered_by=member, offered_at=now)
+            other = next(seat.member_id for seat in seats if seat.member_id != member.pk)
+            assert other is not None
+            friendlies.rematch_offered(match_id=match.id, member_id=other)  # after commit
+            _tell_players(match, seats, offer)
             return RematchState(offer)
         if offer.status == RematchOffer.Status.DECLINED:
             raise RematchUnavailable(DECLINED)
@@ -395,6 +420,7 @@ def rematch_decline(*, match_id: int, member: Any, now: datetime | None = None) 
             offer.status = RematchOffer.Status.DECLINED
             offer.decided_at = now
             offer.save(update_fields=["status", "decided_at"])
+            _tell_players(match, seats, offer)
         return RematchState(offer)
 
     return _decide(match_id=match_id, member=member, decide=decide, now=now)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict
 
 from imports.access import ImportedGameAccess
-from imports.schemas import Replay, ReplayTurn
+from imports.schemas import Replay, ReplayTile, ReplayTurn
 from matches.engine import Board, format_position, get_ruleset
 
 _PREMIUMS = {"T": "TW", "D": "DW", "t": "TL", "d": "DL"}
@@ -68,6 +68,9 @@ class TurnLine:
     best: str
     best_score: int | None
     best_gain: int
+    #: The best play is the play that was made (the same tiles on the same squares), not
+    #: merely one scoring the same.
+    best_is_played: bool
     analysis: str
     notes: tuple[str, ...]
 
@@ -120,6 +123,10 @@ def replay_steps(replay: Replay) -> ReplaySteps:
     return ReplaySteps(boards=boards, placed=placed, totals=totals)
 
 
+def _squares(tiles: list[ReplayTile]) -> set[tuple[int, int, str]]:
+    return {(tile.row, tile.col, tile.letter) for tile in tiles}
+
+
 def _turn_line(turn: ReplayTurn, players: tuple[str, str]) -> TurnLine:
     if turn.kind == "play":
         what = f"{turn.move}" + (" (withdrawn)" if turn.withdrawn else "")
@@ -129,12 +136,13 @@ def _turn_line(turn: ReplayTurn, players: tuple[str, str]) -> TurnLine:
         what = f"tiles left on the rack {turn.move}"
     else:
         what = _KIND_TEXT.get(turn.kind, turn.move)
-    best, best_score, gain = "", None, 0
+    best, best_score, gain, is_played = "", None, 0, False
     if turn.best is not None:
         best = f"{turn.best.position} {turn.best.word}"
         best_score = turn.best.score
         played = turn.computed_score if turn.computed_score is not None else turn.score
         gain = turn.best.score - played if turn.kind == "play" else turn.best.score
+        is_played = turn.kind == "play" and _squares(turn.best.tiles) == _squares(turn.tiles)
     elif turn.analysis == "done":
         best = "no play at all"
     return TurnLine(
@@ -152,6 +160,7 @@ def _turn_line(turn: ReplayTurn, players: tuple[str, str]) -> TurnLine:
         best=best,
         best_score=best_score,
         best_gain=gain,
+        best_is_played=is_played,
         analysis=_ANALYSIS_TEXT.get(turn.analysis, ""),
         notes=tuple(turn.notes),
     )

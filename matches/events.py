@@ -18,7 +18,17 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from matches.schemas import EventKind, RackFrame, RackNews, Shape, encode, event_frame
+from matches.schemas import (
+    EventKind,
+    FairnessRecord,
+    PrivateKind,
+    RackNews,
+    RematchNews,
+    Shape,
+    encode,
+    event_frame,
+    private_frame,
+)
 from wordduel.channel_layers import NewsChannelLayer
 
 logger = logging.getLogger(__name__)
@@ -41,12 +51,13 @@ class PublicEvent:
 
 @dataclass(frozen=True)
 class PrivateEvent:
-    """News for one member only, about one match: their rack."""
+    """News for one member only, about one match: their rack, their own record for the bag
+    check, the rematch they may answer."""
 
     match_id: int
     member_id: int
-    kind: Literal["rack"]
-    data: RackNews
+    kind: PrivateKind
+    data: RackNews | FairnessRecord | RematchNews
 
 
 Event = PublicEvent | PrivateEvent
@@ -62,7 +73,8 @@ class PublicNews(TypedDict):
 
 
 class PrivateNews(TypedDict):
-    """A rack as the channel layer carries it, for ``member_id``'s sockets only."""
+    """Private news (a rack...) as the channel layer carries it, for ``member_id``'s sockets
+    only."""
 
     type: Literal["match.private"]
     match_id: int
@@ -88,7 +100,7 @@ def _item(event: Event) -> News:
     if isinstance(event, PublicEvent):
         frame = encode(event_frame(event.kind, event.match_id, event.data))
         return PublicNews(type="match.public", match_id=event.match_id, kind=event.kind, text=frame)
-    text = encode(RackFrame(match_id=event.match_id, data=event.data))
+    text = encode(private_frame(event.kind, event.match_id, event.data))
     return PrivateNews(
         type="match.private", match_id=event.match_id, member_id=event.member_id, text=text
     )

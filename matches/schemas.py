@@ -367,13 +367,27 @@ class ResultNews(Shape):
     scores: list[int]
     finished_at: When | None
     final_score: FinalScore | None = Field(description=FINAL_SCORE_NOTE)
+    bag_seed: str | None = Field(
+        default=None, description="The bag's seed, public now that the match is over."
+    )
+
+
+class RematchNews(Shape):
+    """The rematch of a finished friendly as it now stands: only ever sent to its two players
+    (the offer is theirs to answer). ``offered_by`` is the seat of the player who offered."""
+
+    state: Literal["offered", "accepted", "declined"]
+    offered_by: Seat
+    rematch_id: int | None = Field(description="The new match, once the rematch is accepted.")
 
 
 class NoNews(Shape):
     """An event that carries nothing but its kind (``key_rotated``)."""
 
 
-EventKind = Literal["seat_taken", "opened", "turn", "ended", "key_rotated", "fixture_changed"]
+EventKind = Literal[
+    "seat_taken", "opened", "turn", "ended", "key_rotated", "fixture_changed", "fairness"
+]
 #: What each public event carries.
 EVENT_DATA: dict[str, type[Shape]] = {
     "seat_taken": SeatsNews,
@@ -382,7 +396,10 @@ EVENT_DATA: dict[str, type[Shape]] = {
     "ended": ResultNews,
     "key_rotated": NoNews,
     "fixture_changed": NoNews,
+    "fairness": FairnessRecord,
 }
+#: News for one member only (a rack, their own bag check, the rematch they may answer).
+PrivateKind = Literal["rack", "fairness", "rematch"]
 
 
 # ---------------------------------------------------------------- answers to requests
@@ -604,6 +621,22 @@ class FixtureChangedFrame(_Event):
     data: NoNews
 
 
+class FairnessFrame(_Event):
+    """The record "Check this game's bag" reads, once the match is over: every watcher gets
+    the public one (``your_seat`` null), then each player privately their own, which adds
+    their racks and draws."""
+
+    type: Literal["fairness"] = "fairness"
+    data: FairnessRecord
+
+
+class RematchFrame(_Event):
+    """A rematch offered, accepted or declined on this finished friendly (its players only)."""
+
+    type: Literal["rematch"] = "rematch"
+    data: RematchNews
+
+
 EVENT_FRAMES: dict[str, type[_Event]] = {
     "turn": TurnFrame,
     "opened": OpenedFrame,
@@ -611,6 +644,13 @@ EVENT_FRAMES: dict[str, type[_Event]] = {
     "ended": EndedFrame,
     "key_rotated": KeyRotatedFrame,
     "fixture_changed": FixtureChangedFrame,
+    "fairness": FairnessFrame,
+}
+#: The frame of each kind of private news.
+PRIVATE_FRAMES: dict[str, type[_Event]] = {
+    "rack": RackFrame,
+    "fairness": FairnessFrame,
+    "rematch": RematchFrame,
 }
 AckFrame = AcceptedAck | RefusedAck | SeatedAck | ResignedAck
 ServerFrame = (
@@ -627,6 +667,8 @@ ServerFrame = (
     | EndedFrame
     | KeyRotatedFrame
     | FixtureChangedFrame
+    | FairnessFrame
+    | RematchFrame
 )
 
 
@@ -638,6 +680,13 @@ def encode(frame: Shape) -> str:
 def event_frame(kind: str, match_id: int, data: Shape) -> _Event:
     """The frame of a public event of the match."""
     frame: Any = EVENT_FRAMES[kind]  # each event's frame takes that event's data
+    result: _Event = frame(match_id=match_id, data=data)
+    return result
+
+
+def private_frame(kind: str, match_id: int, data: Shape) -> _Event:
+    """The frame of one member's private news about the match."""
+    frame: Any = PRIVATE_FRAMES[kind]
     result: _Event = frame(match_id=match_id, data=data)
     return result
 

@@ -36,7 +36,7 @@ _REASONS = {
     Match.EndReason.FORFEIT: "by forfeit",
     Match.EndReason.NO_SHOW: "by no-show",
     Match.EndReason.SIX_SCORELESS: "after six scoreless turns",
-    Match.EndReason.PLAYED_OUT: "played out",
+    Match.EndReason.PLAYED_OUT: "",  # the usual ending: "You won", nothing more to say
     Match.EndReason.RESIGNED: "by resignation",
 }
 
@@ -74,19 +74,26 @@ def time_left(delta: timedelta) -> str:
 
 def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> NoticeContent | Stale:
     """The content of ``notice`` for its member now, or why it no longer holds."""
+    from notifications import friendlies  # noqa: PLC0415 (it builds on this module)
+
     if notice.kind == Kind.DIGEST:
         return _digest(notice.member, prefs, now=now)
+    if notice.kind == Kind.CHALLENGE:
+        return friendlies.challenge(notice, prefs, now=now)
     if notice.match_id is None:
         return Stale("no match")
     try:
         access = visibility.access_match(user=notice.member, match_id=notice.match_id, key=None)
     except visibility.MatchNotFound:
         return Stale("the match is gone or hidden from the member")
-    builder = _BUILDERS.get(notice.kind)
+    kind = Kind(notice.kind)
+    builder = _BUILDERS.get(kind)
+    if kind == Kind.REMATCH:
+        builder = friendlies.rematch
     if builder is None:  # an organiser's change to the fixture
         from notifications.organiser_content import BUILDERS  # noqa: PLC0415 (imports this)
 
-        builder = BUILDERS[notice.kind]
+        builder = BUILDERS[kind]
     return builder(notice, access, prefs.zone, now)
 
 
@@ -118,8 +125,10 @@ def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, n
         return Stale("no longer the member's move")
     match, line, url = _facts(access)
     opponent = line.opponent or "Your opponent"
+    # A fixture with no kick-off time (a challenge, a rematch) began when both had agreed.
+    begun = "has kicked off" if match.kickoff_at is not None else "has begun"
     first = (
-        f"{line.name} has kicked off, and you move first."
+        f"{line.name} {begun}, and you move first."
         if match.turn_number == 0
         else f"{opponent} has moved in {line.name}."
     )
@@ -198,6 +207,10 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
         lines.append(f"You sit {line.your_seat}{against}.")
     if match.kickoff_at is not None:
         lines.append(f"Kick-off: {local_time(match.kickoff_at, zone)}.")
+    elif match.status == Match.Status.LIVE:  # begun at once (a rematch): no kick-off to tell
+        you_first = access.viewer.seat == 0
+        who = "you move" if you_first else f"{line.opponent or 'your opponent'} moves"
+        lines.append(f"{match.name} has begun: {who} first.")
     else:
         lines.append("It has no kick-off time: it starts as soon as both seats are filled.")
     return NoticeContent(

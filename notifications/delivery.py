@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from notifications import calendar, content, services
+from notifications import calendar, content, friendlies, services
 from notifications.models import (
     URGENT_WARNING_HOURS,
     Channel,
@@ -52,6 +52,8 @@ def channels_for(notice: Notice, prefs: NotificationSettings, *, now: datetime) 
     """The channels the member wants this notice by, and that can reach them."""
     member = notice.member
     channels: list[str] = []
+    if not friendlies.wanted(notice, prefs):  # (a practice game's "your move")
+        return channels
     for channel in (Channel.EMAIL, Channel.PUSH):
         if channel == Channel.EMAIL:
             if not member.email:

@@ -56,6 +56,9 @@ class NotificationSettingsForm(forms.Form):
         choices=NotificationSettings.EmailMode.choices, label="Your-move emails"
     )
     digest_hour = forms.TypedChoiceField(choices=HOURS, coerce=int, label="Digest at")
+    practice_your_move = forms.BooleanField(
+        required=False, label="Tell me it is my move in practice games against the computer"
+    )
     email_warning_hours = WarningHoursField(
         required=False, max_length=60, label="Forfeit warnings by email, hours before"
     )
@@ -91,6 +94,7 @@ class NotificationSettingsForm(forms.Form):
             "time_zone": prefs.time_zone,
             "your_move_email": prefs.your_move_email,
             "digest_hour": prefs.digest_hour,
+            "practice_your_move": prefs.practice_your_move,
             "email_warning_hours": ", ".join(map(str, prefs.warning_hours(Channel.EMAIL))),
             "push_warning_hours": ", ".join(map(str, prefs.warning_hours(Channel.PUSH))),
             "quiet_start": prefs.quiet_start,
@@ -114,6 +118,7 @@ class NotificationSettingsForm(forms.Form):
             "time_zone": data["time_zone"],
             "your_move_email": data["your_move_email"],
             "digest_hour": data["digest_hour"],
+            "practice_your_move": data["practice_your_move"],
             "email_warning_hours": data["email_warning_hours"],
             "push_warning_hours": data["push_warning_hours"],
             "quiet_start": data["quiet_start"],

@@ -29,6 +29,9 @@ class Kind(models.TextChoices):
     MOVED = "moved", "Kick-off moved"
     SUBSTITUTE = "substitute", "Player substituted"
     # ---- end of organiser changes
+    # Friendly games (notifications/friendlies.py).
+    CHALLENGE = "challenge", "A challenge to you"
+    REMATCH = "rematch", "A rematch offered"
 
 
 class Channel(models.TextChoices):
@@ -37,7 +40,16 @@ class Channel(models.TextChoices):
 
 
 #: The kinds a member turns on or off per channel (the digest follows "your move" by email).
-CHOSEN_KINDS = (Kind.YOUR_MOVE, Kind.FIXTURE, Kind.KICKOFF, Kind.FORFEIT, Kind.RESULT)
+CHOSEN_KINDS = (
+    Kind.YOUR_MOVE,
+    Kind.FIXTURE,
+    Kind.KICKOFF,
+    Kind.FORFEIT,
+    Kind.RESULT,
+    # Friendly games (notifications/friendlies.py).
+    Kind.CHALLENGE,
+    Kind.REMATCH,
+)
 DEFAULT_WARNING_HOURS = [24, 2]
 #: The forfeit warning that quiet hours never hold back (and any later one).
 URGENT_WARNING_HOURS = 2
@@ -85,6 +97,9 @@ class NotificationSettings(models.Model):
         max_length=8, choices=EmailMode.choices, default=EmailMode.AT_ONCE
     )
     digest_hour = models.PositiveSmallIntegerField(default=8)
+    #: "Your move" in a practice game against the computer (off: it answers within seconds,
+    #: and a notice after each of its replies is noise).
+    practice_your_move = models.BooleanField(default=False)
     # Quiet hours, whole hours of the member's day; equal (or unset) means none.
     quiet_start = models.PositiveSmallIntegerField(null=True, blank=True)
     quiet_end = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -138,6 +153,14 @@ class Notice(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     match = models.ForeignKey(
         "matches.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="notices"
+    )
+    # A challenge addressed to the member (notifications/friendlies.py).
+    challenge = models.ForeignKey(
+        "challenges.Challenge",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notices",
     )
     # The turn it is about (your move, forfeit warnings) and the warning's hours.
     turn_number = models.PositiveIntegerField(null=True, blank=True)

@@ -40,6 +40,7 @@ class Spec:
     turn_number: int | None = None
     hours: int | None = None
     organiser_action_id: int | None = None  # an organiser's change (organiser_changes.py)
+    challenge_id: int | None = None
 
 
 def your_move_key(match_id: int, turn_number: int, member_id: int) -> str:
@@ -61,6 +62,7 @@ def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
             turn_number=spec.turn_number,
             hours=spec.hours,
             organiser_action_id=spec.organiser_action_id,
+            challenge_id=spec.challenge_id,
             created_at=now,
         )
         for spec in specs

@@ -18,6 +18,9 @@ NoticeKind = Literal[
     # ---- organiser changes (notifications/organiser_content.py)
     "moved",
     "substitute",
+    # ---- friendly games (notifications/friendlies.py)
+    "challenge",
+    "rematch",
 ]
 
 

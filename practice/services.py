@@ -20,11 +20,17 @@ from matches.services.common import now as _now
 from matches.services.errors import MatchMissing
 from matches.services.fixtures import _new_match
 from matches.services.lifecycle import after_seating
+from matches.visibility.access import is_club_member
 from practice.models import ComputerOpponent
 
 #: The computer's account: it holds the seat, so its moves go through the same commit service
 #: as anyone's. It cannot sign in (inactive, no usable password).
 COMPUTER_USERNAME = "wordduel-computer"
+
+MEMBERS_PRACTISE = (
+    "Only approved club members can play the computer (a sign-up waits for an organiser's"
+    " approval first)."
+)
 
 
 class PracticeRefused(Exception):
@@ -68,6 +74,8 @@ def start_practice(
         raise PracticeRefused("Sign in to play the computer.")
     if is_computer(member):
         raise PracticeRefused("The computer does not practise against itself.")
+    if not is_club_member(member):  # its match is members-only: they could not open it
+        raise PracticeRefused(MEMBERS_PRACTISE)
     chosen = _checked_level(level)
     try:
         cap = check_cap(vocabulary_cap)

@@ -85,6 +85,17 @@ class Leaderboard:
     settled: list[RatingLine]
     provisional: list[RatingLine]
 
+    @property
+    def ranked(self) -> list[RatingLine]:
+        """The table's lines: the settled ratings; while nobody's is settled (a club's first
+        season), the provisional ones, ranked as they stand and marked, not nothing."""
+        return self.settled or self.provisional
+
+    @property
+    def unranked(self) -> list[RatingLine]:
+        """The provisional ratings listed after the table (none when they are the table)."""
+        return self.provisional if self.settled else []
+
 
 def rated_rulesets() -> list[str]:
     """The rulesets anyone holds a rating in, by name."""

@@ -14,7 +14,7 @@ from django.conf import settings
 from matches import visibility
 from matches.engine import Game
 from matches.events import Event, PrivateEvent, PublicEvent
-from matches.models import Match, Seat
+from matches.models import Match, Seat, Turn
 from matches.position import salt_of, store_position
 from notifications import notices
 from ratings.services import apply_match_result
@@ -64,7 +64,21 @@ def finish_match(
     match.save()
     apply_match_result(match=match, seats=seats)  # a rated result moves both ratings, once
     notices.match_finished(match, seats)  # each player's result, sent after commit
-    return [PublicEvent(match.id, "ended", visibility.result_news(match, seats))]
+    events: list[Event] = [PublicEvent(match.id, "ended", visibility.result_news(match, seats))]
+    return events + _bag_check_news(match, seats)
+
+
+def _bag_check_news(match: Match, seats: list[Seat]) -> list[Event]:
+    """The bag check's records, now the seed is public: the watchers' one, then each
+    player's own (their tiles), so an open page can check the game without a reload. The
+    whole log is read once, at the end."""
+    turns = list(Turn.objects.filter(match=match).order_by("number"))
+    public, own = visibility.fairness_news(match, seats, turns)
+    if public is None:
+        return []
+    events: list[Event] = [PublicEvent(match.id, "fairness", public)]
+    events += [PrivateEvent(match.id, member_id, "fairness", record) for member_id, record in own]
+    return events
 
 
 def after_seating(match: Match, seats: list[Seat], *, now: datetime) -> list[Event]:

@@ -498,6 +498,7 @@ function start(root) {
         Object.assign(state.live, {
           status: frame.data.status, result: frame.data.result, end_reason: frame.data.end_reason,
           to_move: null, turn_deadline_at: null, final_score: frame.data.final_score,
+          bag_seed: frame.data.bag_seed,
         });
         state.live.seats = state.live.seats.map((s, i) => ({ ...s, score: frame.data.scores[i] }));
         recallAll();
@@ -505,6 +506,16 @@ function start(root) {
         state.mode = "play";
         say(endText());
         render();
+        if (isFriendlyEnd(state.live)) renderRematch("none");
+        break;
+      case "fairness":
+        // The bag check's record, now the seed is public: a player waits for their own.
+        if (!state.live || (seated() && frame.data.your_seat === null)) break;
+        document.dispatchEvent(new CustomEvent("wordduel:fairness", { detail: frame.data }));
+        break;
+      case "rematch":
+        if (!state.live || !seated()) break;
+        renderRematch(rematchState(frame.data), frame.data.rematch_id);
         break;
       case "seat_taken":
         if (!state.live) break;
@@ -1047,6 +1058,54 @@ function start(root) {
     // A value can be added to the bag only before the deal: the offer goes at kick-off.
     const offer = $("fair-bag-contribute");
     if (offer) offer.hidden = state.live.status !== "scheduled";
+    // The seed is public once the match is over (it comes with the ended news).
+    const seedBox = $("bag-seed-box");
+    if (seedBox && state.live.bag_seed) {
+      $("bag-seed").textContent = state.live.bag_seed;
+      seedBox.hidden = false;
+    }
+  }
+
+  // ------------------------------------------------------------------ the rematch panel
+
+  // A friendly ends with a result of the board (RULES.md 17): not one an organiser
+  // cancelled or voided. The server renders the panel, hidden, for the players of a
+  // friendly in play; it shows here when the game ends, and follows the "rematch" news.
+  const NOT_FRIENDLY_ENDS = new Set(["cancelled", "voided"]);
+
+  function isFriendlyEnd(live) {
+    return live.status === "finished" && !NOT_FRIENDLY_ENDS.has(live.end_reason);
+  }
+
+  function rematchState(news) {
+    if (news.state !== "offered") return news.state;
+    return news.offered_by === state.live.your_seat ? "offered_by_you" : "offered_to_you";
+  }
+
+  function renderRematch(panelState, rematchId = null) {
+    const box = $("rematch");
+    if (!box) return;
+    const data = box.dataset;
+    const form = (url, label, primary) => make("form", { method: "post", action: url, class: "inline" },
+      make("input", { type: "hidden", name: "csrfmiddlewaretoken", value: data.csrf }),
+      make("button", { type: "submit", class: primary ? "primary" : null, text: label }));
+    const parts = {
+      none: () => [make("p", { text: "Play again, with the seats swapped?" }),
+        form(data.offerUrl, "Offer a rematch", true)],
+      offered_to_you: () => [
+        make("p", { id: "rematch-offered-to-you", text: "Your opponent offers a rematch, with the seats swapped." }),
+        form(data.acceptUrl, "Accept the rematch", true), " ", form(data.declineUrl, "Decline", false)],
+      offered_by_you: () => [
+        make("p", { id: "rematch-offered-by-you", text: "You offered a rematch; waiting for your opponent." }),
+        form(data.declineUrl, "Call it off", false)],
+      accepted: () => [make("p", { id: "rematch-accepted" }, "Rematch agreed: ",
+        make("a", { href: data.matchUrl.replace(/\/0\/$/, `/${rematchId}/`), text: "go to the rematch" }), ".")],
+      declined: () => [make("p", { class: "muted", id: "rematch-declined", text: "The rematch was declined." })],
+    };
+    if (!parts[panelState]) return;
+    $("rematch-body").replaceChildren(...parts[panelState]());
+    data.state = panelState;
+    box.hidden = false;
   }
 
   function setFact(id, label, text) {
@@ -1210,13 +1269,22 @@ function start(root) {
       el.replayAnalysis.textContent = "";
       return;
     }
-    const played = { play: `you played for ${analysis.score}`, swap: "you swapped", pass: "you passed" }[analysis.kind];
+    // The move as the log has it: which word, where (the analysis carries only its score).
+    const move = state.live.moves.find((m) => m.number === analysis.number);
+    const word = move && move.kind === "play" && move.words[0];
+    const played = {
+      play: `you played ${word ? `${word.word} at ${word.position} ` : ""}for ${analysis.score}`,
+      swap: "you swapped",
+      pass: "you passed",
+    }[analysis.kind];
     const best = analysis.best;
     const main = best && best.words[0];
+    const squares = (tiles) => tiles.map((t) => `${t.row},${t.col},${t.letter},${t.blank}`).sort().join(" ");
+    const yours = best && word && squares(best.tiles) === squares(move.tiles);
     el.replayAnalysis.textContent = `Move ${analysis.number}, from this board and your rack: ${played}. `
       + (best
         ? `The best play the engine finds: ${main.word} at ${main.position} for ${best.score}`
-          + `${best.bingo ? " (a bingo)" : ""}.`
+          + `${best.bingo ? " (a bingo)" : ""}${yours ? ", the play you made" : ""}.`
         : "The engine finds no play from that rack.");
   }
 

@@ -1,7 +1,8 @@
 /* "Check this game's bag": the browser checks a finished match itself, with Web Crypto.
  *
  * It reads only the record embedded in the page (#fairness-record: the revealed seed, the
- * seats' values, the chained move log and the viewer's own tiles) and trusts nothing else:
+ * seats' values, the chained move log and the viewer's own tiles), or the same record as the
+ * match's live news brought it when the game ended, and trusts nothing else:
  * 1. sha256(seed) is the commitment published before the game;
  * 2. each turn's canonical public record hashes to the hash published with it, and names the
  *    turn before's (turn 1: the commitment);
@@ -220,15 +221,29 @@ function show(box, result) {
 
 function start() {
   const box = document.getElementById("fairness-check");
+  if (!box) return;
   const source = document.getElementById("fairness-record");
-  if (!box || !source) return;
+  let record = source ? JSON.parse(source.textContent) : null;
   const button = box.querySelector("[data-fairness-run]");
-  button.hidden = false;
+  const offer = () => {
+    box.hidden = false;
+    button.hidden = false;
+  };
+  if (record) offer();
+  // A game that ends while the page is open: board.js hands over the record the match's
+  // news brought (docs/PROTOCOL.md, "fairness"), a player's own replacing the public one.
+  document.addEventListener("wordduel:fairness", (event) => {
+    record = event.detail;
+    box.dataset.state = "ready";
+    box.querySelector("[data-fairness-verdict]").textContent = "";
+    box.querySelector("[data-fairness-lines]").replaceChildren();
+    offer();
+  });
   button.addEventListener("click", async () => {
     button.disabled = true;
     box.dataset.state = "running";
     try {
-      show(box, await checkRecord(JSON.parse(source.textContent)));
+      show(box, await checkRecord(record));
     } catch (error) {
       show(box, { ok: false, lines: [], failures: [{ failure: `The check could not run: ${error.message}`, turn: null }] });
     } finally {

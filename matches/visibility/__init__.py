@@ -36,7 +36,7 @@ from matches.visibility.exports import (
     gcg_for,
     replay,
 )
-from matches.visibility.fairness import fairness_record, verification_file
+from matches.visibility.fairness import fairness_news, fairness_record, verification_file
 from matches.visibility.pages import (
     MatchLine,
     MatchPage,
@@ -52,6 +52,7 @@ from matches.visibility.payloads import (
     no_news,
     public_match,
     rack_news,
+    rematch_news,
     result_news,
     seat_views,
     seats_news,
@@ -77,6 +78,7 @@ __all__ = [
     "can_view_tournament",
     "can_watch",
     "commit_accepted",
+    "fairness_news",
     "fairness_record",
     "gcg_for",
     "is_club_member",
@@ -88,6 +90,7 @@ __all__ = [
     "no_news",
     "public_match",
     "rack_news",
+    "rematch_news",
     "replay",
     "result_news",
     "result_text",

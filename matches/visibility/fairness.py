@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from matches.engine import get_ruleset
-from matches.models import Turn
+from matches.models import Match, Seat, Turn
 from matches.schemas import FairnessRecord, OwnTurnTiles
 from matches.visibility.access import MatchAccess
 from matches.visibility.payloads import move_views
@@ -23,11 +23,32 @@ from matches.visibility.payloads import move_views
 
 def fairness_record(access: MatchAccess) -> FairnessRecord | None:
     """The record a viewer checks a finished, dealt match with; None for any other match."""
-    match, seats, turns, viewer = access.match, access.seats, access.turns, access.viewer
+    return _record(access.match, access.seats, access.turns, own=access.viewer.seat)
+
+
+def fairness_news(
+    match: Match, seats: list[Seat], turns: list[Turn]
+) -> tuple[FairnessRecord | None, list[tuple[int, FairnessRecord]]]:
+    """At the end of a match, the news of its bag check: the record every watcher may check
+    it with (no seat's tiles), and each seated member's own (their tiles added), to be sent
+    to that member only. Nothing for a match that was never dealt."""
+    public = _record(match, seats, turns, own=None)
+    if public is None:
+        return None, []
+    own = [
+        (seat.member_id, _record(match, seats, turns, own=seat.position))
+        for seat in seats
+        if seat.member_id is not None
+    ]
+    return public, [(member_id, record) for member_id, record in own if record is not None]
+
+
+def _record(
+    match: Match, seats: list[Seat], turns: list[Turn], *, own: int | None
+) -> FairnessRecord | None:
     if not match.is_over or match.game_state is None or not match.bag_seed:
         return None
     ruleset = get_ruleset(match.ruleset)
-    own = viewer.seat
     return FairnessRecord(
         match_id=match.id,
         ruleset=match.ruleset,

@@ -30,6 +30,7 @@ from matches.schemas import (
     PublicMatch,
     RackAdjustment,
     RackNews,
+    RematchNews,
     ResultNews,
     SeatsNews,
     SeatView,
@@ -274,6 +275,14 @@ def result_news(match: Match, seats: list[Seat]) -> ResultNews:
         scores=[seat.score for seat in seats],
         finished_at=match.finished_at,
         final_score=final_score(match, seats),
+        bag_seed=match.bag_seed if match.is_over else None,
+    )
+
+
+def rematch_news(*, state: str, offered_by: int, rematch_id: int | None) -> RematchNews:
+    """A rematch offered, accepted or declined: for the two players of the match only."""
+    return RematchNews.model_validate(
+        {"state": state, "offered_by": offered_by, "rematch_id": rematch_id}
     )
 
 

@@ -9,7 +9,9 @@ from typing import Any
 from django import template
 
 from matches.models import Match
+from matches.visibility.access import is_club_member
 from practice.models import LEVELS, ComputerOpponent
+from practice.services import MEMBERS_PRACTISE
 
 register = template.Library()
 
@@ -50,5 +52,12 @@ def _free_seats(match_id: int, user: Any) -> list[tuple[int, str]]:
 
 @register.inclusion_tag("practice/_start.html", takes_context=True)
 def play_computer_form(context: dict[str, Any]) -> dict[str, Any]:
-    """The home page's "Play the computer" form (a level, then the board at once)."""
-    return {"practice_levels": LEVELS, "csrf_token": context.get("csrf_token")}
+    """The home page's "Play the computer" form (a level, then the board at once); for an
+    account that is not an approved member, why not instead."""
+    request = context.get("request")
+    return {
+        "practice_levels": LEVELS,
+        "csrf_token": context.get("csrf_token"),
+        "allowed": is_club_member(getattr(request, "user", None)),
+        "refusal": MEMBERS_PRACTISE,
+    }

@@ -43,20 +43,28 @@ def test_email_verification_round_trip(alice, smtp_server) -> None:  # noqa: F81
     response = client.post("/accounts/email/", {"email": "alice@example.org"})
     assert response.status_code == 302
     alice.refresh_from_db()
-    assert (alice.email, alice.email_verified) == ("alice@example.org", False)
+    # Pending until confirmed: the account has no address yet.
+    assert (alice.email, alice.pending_email) == ("", "alice@example.org")
     [message] = smtp_server.messages
     assert message["To"] == "alice@example.org"
     path = link_in(message)
     # An altered link is refused and changes nothing.
     assert Client().get(path[:-3] + "xyz/").status_code == 400
-    assert not Member.objects.get(pk=alice.pk).email_verified
+    assert Member.objects.get(pk=alice.pk).email == ""
     response = Client().get(path)
     assert response.status_code == 200
-    assert Member.objects.get(pk=alice.pk).email_verified
-    # A link for an address since changed no longer confirms anything.
+    alice.refresh_from_db()
+    assert (alice.email, alice.email_verified, alice.pending_email) == (
+        "alice@example.org",
+        True,
+        "",
+    )
+    # Once another address is confirmed, a link for this one no longer confirms anything.
     services.account_set_email(member=alice, email="new@example.org")
+    token = services.email_verification_token(alice, "new@example.org")
+    assert Client().get(f"/accounts/email/verify/{token}/").status_code == 200
     assert Client().get(path).status_code == 400
-    assert not Member.objects.get(pk=alice.pk).email_verified
+    assert Member.objects.get(pk=alice.pk).email == "new@example.org"
 
 
 def test_password_reset_round_trip_needs_a_verified_address(alice, smtp_server) -> None:  # noqa: F811
@@ -89,9 +97,13 @@ def test_password_reset_round_trip_needs_a_verified_address(alice, smtp_server) 
     )
 
 
-def test_an_address_another_member_has_is_refused(alice, bob) -> None:
-    services.account_set_email(member=alice, email="same@example.org")
-    response = signed_in(bob).post("/accounts/email/", {"email": "same@example.org"})
+def test_an_address_another_member_has_is_never_confirmed(alice, bob) -> None:
+    Member.objects.filter(pk=alice.pk).update(email="same@example.org", email_verified=True)
+    asked = services.account_set_email(member=bob, email="same@example.org")
+    assert (asked.link_to, asked.taken) == ("", "same@example.org")
+    # Even a link made for it (none is mailed) does not give bob the address.
+    token = services.email_verification_token(bob, "same@example.org")
+    response = Client().get(f"/accounts/email/verify/{token}/")
     assert response.status_code == 400
     assert services.EMAIL_TAKEN in response.content.decode()
     assert Member.objects.get(pk=bob.pk).email == ""

@@ -3,6 +3,8 @@ one and a visitor see them; plain form posts, no JavaScript."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -130,9 +132,19 @@ def test_the_rematch_buttons_show_to_the_players_only(finished_friendly, alice, 
     assert 'id="rematch"' not in Client().get(url).content.decode()
 
 
-def test_no_rematch_panel_on_a_live_match(live_match, alice) -> None:
-    page = _client(alice).get(reverse("match", args=[live_match.id])).content.decode()
-    assert 'id="rematch"' not in page
+def test_on_a_live_friendly_the_rematch_panel_waits_hidden_without_buttons(
+    live_match, alice, carol
+) -> None:
+    """The players' page holds the panel, hidden, for board.js to show when the game ends
+    (tests/e2e/test_end_of_game_live.py); nobody else's does."""
+    url = reverse("match", args=[live_match.id])
+    page = _client(alice).get(url).content.decode()
+    [panel] = re.findall(r'<section[^>]*id="rematch"[^>]*>.*?</section>', page, flags=re.DOTALL)
+    assert 'data-state="not_yet"' in panel
+    assert " hidden>" in panel
+    assert "<form" not in panel
+    assert "<button" not in panel
+    assert 'id="rematch"' not in _client(carol).get(url).content.decode()
 
 
 def test_a_rematch_offered_and_accepted_through_the_page(finished_friendly, alice, bob) -> None:
@@ -166,7 +178,7 @@ def test_a_declined_rematch_says_so(finished_friendly, alice, bob) -> None:
     url = reverse("match", args=[finished_friendly.id])
     page = _client(alice).get(url).content.decode()
     assert 'id="rematch-declined"' in page
-    assert "/offer/" not in page
+    assert f'action="/challenges/rematch/{finished_friendly.id}/offer/"' not in page
 
 
 def test_no_rematch_panel_after_a_practice_match(alice) -> None:

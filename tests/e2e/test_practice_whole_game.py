@@ -129,8 +129,9 @@ def test_a_member_plays_a_whole_game_against_the_computer(
     # After the game the replay shows her the engine's best play for her own turns only.
     first = turns[0]
     page.goto(page.url.split("?")[0] + "?turn=0")
+    main = first.words[0] if first.words else {}
     played = {
-        "play": f"you played for {first.score}",
+        "play": f"you played {main.get('word')} at {main.get('position')} for {first.score}",
         "swap": "you swapped",
         "pass": "you passed",
     }[first.kind]

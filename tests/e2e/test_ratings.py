@@ -79,7 +79,9 @@ def test_a_rated_match_ends_and_both_players_see_their_rating_change(
         f"+{mine}" if mine > 0 else (str(mine) if mine else "±0")
     )
 
-    # The leaderboard lists both, provisional after one game.
+    # The leaderboard ranks both, each marked provisional after one game (nobody settled).
     page.get_by_role("link", name="Ratings", exact=True).click()
-    expect(page.locator("#provisional")).to_contain_text("alice")
-    expect(page.locator("#provisional")).to_contain_text("bob")
+    for name in ("alice", "bob"):
+        row = page.locator("#leaderboard tbody tr").filter(has_text=name)
+        expect(row).to_contain_text("provisional")
+        expect(row.locator("abbr[title=provisional]")).to_have_text(re.compile(r"^\d+\?$"))

@@ -13,7 +13,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
 
+from matches import visibility
 from matches.models import Match, Seat
 from tests.matches.test_ws_helpers import (
     Opener,
@@ -103,6 +105,7 @@ async def test_a_whole_game_reaches_every_watcher_and_never_shows_a_rack_to_anyo
             index for index, f in enumerate(socket.frames) if f["type"] == "turn"
         )
     assert "play" in kinds
+    await _assert_bag_check_news(match.id, players, [carol_socket, key_socket], (alice, bob))
 
     views = [await socket.sync() for socket in everyone]
     for view in views:
@@ -113,6 +116,31 @@ async def test_a_whole_game_reaches_every_watcher_and_never_shows_a_rack_to_anyo
     for socket in everyone:
         assert await socket.is_quiet()
     await _assert_private(match.id, players, [carol_socket, key_socket])
+
+
+def _record_for(match_id: int, member, key: str | None = None) -> dict:
+    access = visibility.access_match(user=member, match_id=match_id, key=key)
+    record = visibility.fairness_record(access)
+    assert record is not None
+    return record.model_dump(mode="json")
+
+
+async def _assert_bag_check_news(
+    match_id: int, players: list[Socket], watchers: list[Socket], members: tuple
+) -> None:
+    """After ``ended``: every watcher gets the public record of the bag check (no seat's
+    tiles), and each player that one and then, privately, their own (as their page builds it)."""
+    key = (await db(Match.objects.get)(pk=match_id)).viewing_key
+    spectator = await db(_record_for)(match_id, AnonymousUser(), key)
+    assert (spectator["your_seat"], spectator["your_turns"]) == (None, [])
+    for socket in watchers:
+        assert (await socket.event("fairness"))["data"] == spectator
+    for position, (socket, member) in enumerate(zip(players, members, strict=True)):
+        assert (await socket.event("fairness"))["data"] == spectator
+        own = (await socket.event("fairness"))["data"]
+        assert own == await db(_record_for)(match_id, member)
+        assert own["your_seat"] == position
+        assert own["your_turns"]
 
 
 async def _assert_private(match_id: int, players: list[Socket], watchers: list[Socket]) -> None:

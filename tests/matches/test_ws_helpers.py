@@ -425,7 +425,8 @@ def privacy_leaks(
 
     - Every frame must be one the schemas define, with exactly their fields: a rack under a
       field the protocol does not name is refused outright.
-    - A ``rack`` must be one of the receiver's own racks (any order counts as the same rack).
+    - A ``rack`` must be one of the receiver's own racks (any order counts as the same rack);
+      so must a bag-check record's own tiles (racks held, tiles drawn and swapped).
     - The board and the moves must be the public record (``public``: what the database's move
       log placed), so no hidden letter rides along as a "word" or a "tile".
     - Any other text or list of letters must not be two or more letters of another seat's rack
@@ -462,6 +463,9 @@ def _leaks_at(
     elif key == "rack":
         if value and "".join(sorted(value)) not in own:
             yield f"a rack that is not the receiver's: {value}"
+    elif _own_tiles(path):
+        if value and _part_of(value, own) is None:
+            yield f"tiles that are not the receiver's own: {value}"
     elif _is_move(path, value):
         logged = public.moves.get(value["number"]) if public is not None else None
         if logged is not None and (value["tiles"], value["words"]) != logged:
@@ -480,6 +484,17 @@ def _leaks_at(
         and (rack := _part_of("".join(value), foreign_racks)) is not None
     ):
         yield f"{value}, from the rack {rack}"
+
+
+#: A bag-check record's tiles of its viewer's seat (``fairness``): the racks they held, the
+#: tiles they drew, the letters their swaps returned, their last rack.
+OWN_TURN_TILES = frozenset({"rack_before", "drawn", "swapped"})
+
+
+def _own_tiles(path: tuple[Any, ...]) -> bool:
+    """Tiles a record holds as the receiver's own: each must come from one of their racks."""
+    key = path[-1] if path else None
+    return key == "your_final_rack" or ("your_turns" in path and key in OWN_TURN_TILES)
 
 
 def _is_move(path: tuple[Any, ...], value: Any) -> bool:

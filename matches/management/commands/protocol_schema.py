@@ -40,6 +40,8 @@ FRAMES: dict[str, Any] = {
     "EndedFrame": schemas.EndedFrame,
     "KeyRotatedFrame": schemas.KeyRotatedFrame,
     "FixtureChangedFrame": schemas.FixtureChangedFrame,
+    "FairnessFrame": schemas.FairnessFrame,
+    "RematchFrame": schemas.RematchFrame,
 }
 CLIENT = [
     "PlayRequest",
