@@ -5,10 +5,10 @@ blank; after the game, a replay step says which word the player played, not only
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from analysis.best import best_play_of
 from matches.models import Match, Seat, Turn
+from tests.e2e.browser import expect
 from tests.matches.helpers import commit_move
 from tests.matches.test_records import play_out
 from tests.matches.test_ws_helpers import seeded_match

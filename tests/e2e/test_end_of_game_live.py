@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
 
 from matches.models import Match
+from tests.e2e.browser import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
