@@ -124,7 +124,7 @@ def sign_out_elsewhere(request: HttpRequest) -> HttpResponse:
 @login_required
 def download_data(request: HttpRequest) -> HttpResponse:
     """A zip of one's own data: profile.json, and each of one's matches as GCG."""
-    from matches.visibility import access_match, gcg_for  # noqa: PLC0415
+    from matches.visibility import access_match, gcg_for, match_title  # noqa: PLC0415
 
     member = request.user
     assert isinstance(member, Member)
@@ -134,10 +134,13 @@ def download_data(request: HttpRequest) -> HttpResponse:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for seat in seats:
             match = seat.match
+            # As the player they were: a player may hold the match's viewing link (its share
+            # link), so a members-only match stays theirs after they leave the club.
+            access = access_match(user=member, match_id=match.id, key=match.viewing_key)
             matches.append(
                 {
                     "id": match.id,
-                    "name": match.name,
+                    "name": match_title(access.match, access.seats),
                     "seat": seat.position,
                     "status": match.status,
                     "result": match.result,
@@ -145,9 +148,6 @@ def download_data(request: HttpRequest) -> HttpResponse:
                     "kickoff_at": match.kickoff_at.isoformat() if match.kickoff_at else None,
                 }
             )
-            # As the player they were: a player may hold the match's viewing link (its share
-            # link), so a members-only match stays theirs after they leave the club.
-            access = access_match(user=member, match_id=match.id, key=match.viewing_key)
             gcg = gcg_for(access)
             if gcg:
                 archive.writestr(f"matches/match-{match.id}.gcg", gcg)

@@ -210,7 +210,7 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     elif match.status == Match.Status.LIVE:  # begun at once (a rematch): no kick-off to tell
         you_first = access.viewer.seat == 0
         who = "you move" if you_first else f"{line.opponent or 'your opponent'} moves"
-        lines.append(f"{match.name} has begun: {who} first.")
+        lines.append(f"{line.name} has begun: {who} first.")
     else:
         lines.append("It has no kick-off time: it starts as soon as both seats are filled.")
     return NoticeContent(

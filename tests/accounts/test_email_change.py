@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import Member
-from tests.matches.helpers import commit_move, opening_play, rack_of
+from tests.matches.helpers import commit_move, opening_play, rack_of, title_of
 from tests.notifications.conftest import eager_tasks, smtp_server, text_of, to  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_the_confirmed_address_stays_until_the_new_one_is_confirmed(
             against_turn=0,
             client_id="move-1",
         ).accepted
-    assert [m["Subject"] for m in to(smtp_server, OLD)] == [f"Your move: {live_match.name}"]
+    assert [m["Subject"] for m in to(smtp_server, OLD)] == [f"Your move: {title_of(live_match)}"]
     assert to(smtp_server, NEW) == []
     smtp_server.messages.clear()
 

@@ -16,6 +16,7 @@ from notifications.models import Delivery
 from notifications.schemas import PushPayload
 from notifications.services import settings_of, update_notification_settings
 from practice.services import start_practice
+from tests.matches.helpers import title_of
 from tests.notifications.conftest import text_of, to
 from tests.notifications.test_push import _subscribe
 from tests.practice.test_practice import members_move
@@ -60,7 +61,7 @@ def test_a_practice_game_sends_no_your_move_unless_asked(
     assert settings_of(alice).practice_your_move
     with django_capture_on_commit_callbacks(execute=True):
         members_move(match, alice, seed=9)
-    assert subjects(smtp_server, alice.email) == [f"Your move: {match.name}"]
+    assert subjects(smtp_server, alice.email) == [f"Your move: {title_of(match)}"]
 
 
 def test_a_challenge_to_a_member_reaches_them_by_email_and_push(
@@ -120,8 +121,8 @@ def test_a_rematch_offer_reaches_the_other_player_and_its_match_is_begun_not_kic
     with django_capture_on_commit_callbacks(execute=True):
         challenges.rematch_offer(match_id=match.id, member=alice)
     [offer] = to(smtp_server, bob.email)
-    assert offer["Subject"] == "alice offers a rematch: Friendly"
-    assert "alice offers a rematch of Friendly, with the seats swapped." in text_of(offer)
+    assert offer["Subject"] == f"alice offers a rematch: {title_of(match)}"
+    assert f"alice offers a rematch of {title_of(match)}, with the seats swapped." in text_of(offer)
     assert f"https://wordduel.test/matches/{match.id}/" in text_of(offer)
     assert to(smtp_server, alice.email) == []
     smtp_server.messages.clear()
@@ -134,13 +135,13 @@ def test_a_rematch_offer_reaches_the_other_player_and_its_match_is_begun_not_kic
     # alice offered and now sits Second: told of the match; bob, First, to move.
     [to_alice] = to(smtp_server, alice.email)
     [to_bob] = to(smtp_server, bob.email)
-    assert to_bob["Subject"] == f"Your move: {rematch.name}"
+    assert to_bob["Subject"] == f"Your move: {title_of(rematch)}"
     for message in (to_alice, to_bob):
         text = text_of(message)
         assert "kick" not in text.lower()
         assert "as soon as both seats are filled" not in text
-    assert f"{rematch.name} has begun, and you move first." in text_of(to_bob)
-    assert f"{rematch.name} has begun: bob moves first." in text_of(to_alice)
+    assert f"{title_of(rematch)} has begun, and you move first." in text_of(to_bob)
+    assert f"{title_of(rematch)} has begun: bob moves first." in text_of(to_alice)
 
 
 def test_members_who_chose_no_challenge_notices_get_none(

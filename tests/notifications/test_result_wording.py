@@ -7,6 +7,7 @@ import pytest
 
 from matches.models import Match
 from notifications.services import update_notification_settings
+from tests.matches.helpers import title_of
 from tests.matches.test_records import play_out
 from tests.notifications.conftest import text_of, to
 
@@ -24,8 +25,8 @@ def test_the_result_of_a_game_played_out_reads_plainly(
     assert (match.end_reason, match.result) == (Match.EndReason.PLAYED_OUT, "first")
     [won] = to(smtp_server, alice.email)
     [lost] = to(smtp_server, bob.email)
-    assert won["Subject"] == f"You won: {match.name}"
-    assert lost["Subject"] == f"You lost: {match.name}"
+    assert won["Subject"] == f"You won: {title_of(match)}"
+    assert lost["Subject"] == f"You lost: {title_of(match)}"
     for message in (won, lost):
         assert "played out" not in message["Subject"]
         assert "Final score: you" in text_of(message)
