@@ -238,6 +238,9 @@ AXES_LOCKOUT_PARAMETERS = ["username"]
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SIGN_IN_COOLOFF_MINUTES", "15")))
 AXES_RESET_ON_SUCCESS = True
+# The cool-off runs from the failure that locked: attempts while locked are refused without
+# being counted, so a guesser who keeps trying cannot keep an account locked for ever.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_VERBOSE = False
 # Behind a reverse proxy: how many proxies stand in front of the web processes. Only then is
