@@ -7,3 +7,4 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import lockouts  # noqa: F401, PLC0415  (connects the failure count)
+        from accounts import sessions  # noqa: F401, PLC0415  (a sign-out closes its sockets)

@@ -22,6 +22,7 @@ from accounts.errors import (
 )
 from accounts.models import BIO_LENGTH, NAME_TAKEN, Club, Invitation, Member
 from accounts.names import display_name_refusal, skeleton
+from matches.events import publish_sign_out_on_commit
 from matches.services.common import require_organiser
 
 SIGN_UP_BY_INVITATION = "Sign-up is by invitation only: use the link an organiser gave you."
@@ -149,7 +150,8 @@ def membership_decide(*, organiser: Any, member_id: int, approve: bool) -> Membe
 
 def membership_remove(*, organiser: Any, member_id: int) -> Member:
     """Take an approved member out of the club: they keep their account and records but no
-    longer see members-only matches, sit or appear in pickers. Locks the member."""
+    longer see members-only matches, sit or appear in pickers, and their open sockets close
+    once it commits. Locks the member."""
     require_organiser(organiser)
     if member_id == organiser.pk:
         raise MembershipRefused(NOT_YOURSELF)
@@ -161,6 +163,7 @@ def membership_remove(*, organiser: Any, member_id: int) -> Member:
         member.membership_decided_by = organiser
         member.membership_decided_at = timezone.now()
         member.save(update_fields=["membership", "membership_decided_by", "membership_decided_at"])
+        publish_sign_out_on_commit(member_id=member.pk)
     return member
 
 
@@ -240,13 +243,15 @@ def account_update_profile(
 
 
 def account_sign_out_elsewhere(*, member: Member) -> Member:
-    """End every session of the member (and the sockets on them) by changing the session
-    epoch; the caller keeps its own with ``update_session_auth_hash``. Locks the member."""
+    """End every session of the member by changing the session epoch, and close the sockets
+    on them once it commits; the caller keeps its own with ``update_session_auth_hash``.
+    Locks the member."""
     with transaction.atomic():
         locked = _locked_member(member.pk)
         assert locked is not None
         locked.session_epoch = secrets.token_hex(8)
         locked.save(update_fields=["session_epoch"])
+        publish_sign_out_on_commit(member_id=locked.pk)
     return locked
 
 
@@ -281,6 +286,7 @@ def account_delete(*, member: Member) -> list[int]:
         locked.user_permissions.clear()
         locked.groups.clear()
         _forget_personal_rows(locked)
+        publish_sign_out_on_commit(member_id=locked.pk)  # its sockets close
     return settled
 
 
