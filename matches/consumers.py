@@ -184,6 +184,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     closing = False
     #: Listening for the member's sign-outs (:meth:`MatchNews.join_sign_outs`).
     hears_sign_outs = False
+    #: The address's slot this socket holds (its scope, its id), until given back.
+    slot: tuple[str, str] | None = None
 
     # -- the connection -----------------------------------------------------------------------
 
@@ -212,9 +214,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.close_when_answered: int | None = None
         client = self.scope.get("client") or ("unknown", 0)
         self.address = str(client[0])
-        self.socket_id = uuid.uuid4().hex
-        admission = await off_loop(admit_socket, address=self.address, socket_id=self.socket_id)
+        socket_id = uuid.uuid4().hex
+        # Named before it is taken: a connection cancelled meanwhile still gives it back.
+        self.slot = (ratelimit.address_scope(self.address), socket_id)
+        admission = await off_loop(admit_socket, address=self.address, socket_id=socket_id)
         if admission is not Admission.ADMITTED:
+            self.slot = None
             code = (
                 CLOSE_TOO_MANY_NEW_SOCKETS
                 if admission is Admission.TOO_MANY_NEW
@@ -222,7 +227,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
             await self._refuse_handshake(code)
             return
-        self.slot = (ratelimit.address_scope(self.address), self.socket_id)
         slot_keeper().keep(self, *self.slot)
         self.news = news_for(get_channel_layer())
         if self.member_id is not None:
@@ -278,7 +282,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return None
 
     async def _refuse_handshake(self, code: int) -> None:
-        await self.accept()
+        if not self.accepted:
+            await self.accept()
         await self.close(code=code)
 
     async def _view(self) -> MatchView | None:
@@ -329,7 +334,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _stop(self) -> None:
         self.ended = True  # relay nothing more
-        slot = getattr(self, "slot", None)
+        slot = self.slot
         if slot is not None:
             self.slot = None
             slot_keeper().drop(self)

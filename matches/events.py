@@ -13,7 +13,7 @@ import asyncio
 import hashlib
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -170,7 +170,7 @@ def _send(events: list[Event]) -> None:
     _publish(layer_messages(events))
 
 
-def _publish(messages: list[tuple[str, Mapping[str, Any]]]) -> None:
+def _publish(messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
     """Publish ``messages`` from sync code (an after-commit hook, in whatever thread committed).
 
     The news layer publishes with a blocking client, in this thread (two round trips, no
@@ -205,7 +205,7 @@ def _publish(messages: list[tuple[str, Mapping[str, Any]]]) -> None:
     sender.join()
 
 
-async def _send_all(layer: Any, messages: list[tuple[str, Mapping[str, Any]]]) -> None:
+async def _send_all(layer: Any, messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
     for group, message in messages:
         for attempt in range(1, PUBLISH_ATTEMPTS + 1):
             try:

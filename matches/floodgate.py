@@ -260,8 +260,8 @@ def socket_slots() -> SocketSlots:
                 cache = settings.CACHES["default"]
                 if cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
                     _slots = RedisSocketSlots(
-                        cache["LOCATION"],
-                        cache.get("KEY_PREFIX", ""),
+                        str(cache["LOCATION"]),
+                        str(cache.get("KEY_PREFIX", "")),
                         settings.WS_SOCKET_SLOT_SECONDS,
                     )
                 else:

@@ -122,9 +122,7 @@ def reset_password(member: Member, organiser: Member) -> dict[str, str]:
     form_page = client.get(f"/accounts/password/reset/{uid}/{token}/", follow=True)
     form_url = form_page.redirect_chain[-1][0]
     assert form_url.endswith("/set-password/"), form_page.redirect_chain
-    response = client.post(
-        form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
-    )
+    response = client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
     assert response.status_code == 302
     assert response["Location"].endswith("/accounts/password/reset/complete/")
     return SIGNED_OUT

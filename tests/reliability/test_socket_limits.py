@@ -131,12 +131,9 @@ def test_new_sockets_a_minute_are_limited_per_address_across_processes(
     assert refused_with(sockets(second, live_match, "203.0.113.41")) is None  # another address
 
 
-def test_syncs_a_minute_are_limited_per_address_across_processes(
-    start_daphne, sockets, live_match
-):
+def test_syncs_a_minute_are_limited_per_address_across_processes(start_daphne, sockets, live_match):
     first, second = (
-        start_daphne(command=BEHIND_A_PROXY, WS_SYNCS_PER_MINUTE_PER_ADDRESS="4")
-        for _ in range(2)
+        start_daphne(command=BEHIND_A_PROXY, WS_SYNCS_PER_MINUTE_PER_ADDRESS="4") for _ in range(2)
     )
     here = [sockets(first, live_match, "203.0.113.50"), sockets(second, live_match, "203.0.113.50")]
     answers = [sync(here[n % 2], f"s-{n}")["type"] for n in range(6)]
