@@ -199,17 +199,18 @@ class RedisSocketSlots:
     """Slots in Redis (the cache's server and key prefix): one sorted set per scope, its
     members the sockets' ids, scored by the moment each slot expires unless renewed."""
 
-    def __init__(self, url: str, prefix: str, lifetime: float) -> None:
+    def __init__(self, url: str, prefix: str) -> None:
         self.client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self.prefix = prefix
-        self.lifetime = lifetime
+        self.take_slot = self.client.register_script(TAKE_SLOT)
+        self.renew_slots = self.client.register_script(RENEW_SLOTS)
 
     def _key(self, scope: str) -> str:
         return f"{self.prefix}:ws-slots:{scope}"
 
     def take(self, scope: str, socket_id: str, cap: int) -> bool:
-        taken = self.client.eval(TAKE_SLOT, 1, self._key(scope), socket_id, cap, self.lifetime)
-        return bool(taken)
+        lifetime = settings.WS_SOCKET_SLOT_SECONDS
+        return bool(self.take_slot(keys=[self._key(scope)], args=[socket_id, cap, lifetime]))
 
     def give_back(self, scope: str, socket_id: str) -> None:
         self.client.zrem(self._key(scope), socket_id)
@@ -218,7 +219,7 @@ class RedisSocketSlots:
         if slots:
             keys = [self._key(scope) for scope, _ in slots]
             ids = [socket_id for _, socket_id in slots]
-            self.client.eval(RENEW_SLOTS, len(keys), *keys, *ids, self.lifetime)
+            self.renew_slots(keys=keys, args=[*ids, settings.WS_SOCKET_SLOT_SECONDS])
 
 
 class LocalSocketSlots:
@@ -260,9 +261,7 @@ def socket_slots() -> SocketSlots:
                 cache = settings.CACHES["default"]
                 if cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
                     _slots = RedisSocketSlots(
-                        str(cache["LOCATION"]),
-                        str(cache.get("KEY_PREFIX", "")),
-                        settings.WS_SOCKET_SLOT_SECONDS,
+                        str(cache["LOCATION"]), str(cache.get("KEY_PREFIX", ""))
                     )
                 else:
                     _slots = LocalSocketSlots()
