@@ -154,12 +154,22 @@ def admitted_access(
 
 
 def access_for_sync(
-    *, address: str, user: Any, match_id: int, key: str | None
-) -> visibility.MatchAccess | None:
-    """The match for a ``sync``, if the address's minute of syncs is not spent (None)."""
+    *,
+    address: str,
+    user: Any,
+    match_id: int,
+    key: str | None,
+    signed_in: SignedInCheck | None,
+    club_member: bool,
+) -> tuple[Any, visibility.MatchAccess | None]:
+    """A ``sync``'s read, in one worker-thread call: the member still standing (else
+    :class:`SignInEnded`), then the match as they may see it, if the address's minute of
+    syncs is not spent (None)."""
+    if signed_in is not None:
+        user = standing_member(signed_in=signed_in, club_member=club_member)
     if not sync_allowed(address):
-        return None
-    return visibility.access_match(user=user, match_id=match_id, key=key)
+        return user, None
+    return user, visibility.access_match(user=user, match_id=match_id, key=key)
 
 
 def _key_from_query(query_string: bytes) -> str | None:
@@ -395,12 +405,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error(problem.code, problem.message, client_id=problem.client_id)
             return
         client_id = request.id
-        try:
-            checks_its_own_session = isinstance(
-                request, CommitRequest | ResignRequest | TakeSeatRequest
-            )
-            if not checks_its_own_session and not await self._still_standing(client_id):
-                return  # (a commit, resign or seat checks it in its worker-thread call)
+        try:  # (each request checks the session in its own worker-thread call)
             if isinstance(request, SyncRequest):
                 await self._resync(request)
             elif isinstance(request, TakeSeatRequest):
@@ -418,22 +423,29 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _resync(self, request: SyncRequest) -> None:
         if not self.syncs.take():
-            await self._error(*SYNC_LIMITED, client_id=request.id)
+            if await self._still_standing(request.id):  # (the session's answer comes first)
+                await self._error(*SYNC_LIMITED, client_id=request.id)
             return
         try:
-            access = await off_loop(
+            self.user, access = await off_loop(
                 access_for_sync,
                 address=self.address,
                 user=self.user,
                 match_id=self.match_id,
                 key=self.key,
+                signed_in=self.signed_in if self.member_id is not None else None,
+                club_member=self.club_member,
             )
+        except SignInEnded as ended:
+            await self._end(ended.reason, client_id=request.id)
+            return
         except visibility.MatchHidden:  # the viewing key was replaced since it connected
             await self._error(*KEY_REVOKED, client_id=request.id)
             await self.close(code=CLOSE_FORBIDDEN)
             return
         except visibility.MatchNotFound:
             raise services.MatchMissing(NO_SUCH_MATCH[1]) from None
+        self.club_member = self.club_member or visibility.is_club_member(self.user)
         if access is None:
             await self._error(*SYNC_LIMITED, client_id=request.id)
             return
