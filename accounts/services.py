@@ -377,6 +377,10 @@ def _forget_personal_rows(member: Member) -> None:
         PushSubscription,
     )
 
+    # A worker deciding one of these notices' deliveries holds its row: wait for it to commit
+    # before looking for the deliveries to delete, and keep the rest from adding any since
+    # (the worker then finds its notice gone and sends nothing).
+    list(Notice.objects.select_for_update().filter(member=member).values_list("pk", flat=True))
     for model in (NotificationSettings, PushSubscription, CalendarFeed, Notice):
         model.objects.filter(member=member).delete()
     ImportedGame.objects.filter(owner=member).delete()
