@@ -19,12 +19,14 @@ from matches.models import Turn
 from matches.schemas import FairnessRecord, OwnTurnTiles
 from matches.visibility.access import MatchAccess
 from matches.visibility.payloads import move_views
+from matches.visibility.policy import revealed_seed
 
 
 def fairness_record(access: MatchAccess) -> FairnessRecord | None:
     """The record a viewer checks a finished, dealt match with; None for any other match."""
     match, seats, turns, viewer = access.match, access.seats, access.turns, access.viewer
-    if not match.is_over or match.game_state is None or not match.bag_seed:
+    seed = revealed_seed(match)
+    if not seed or match.game_state is None:
         return None
     ruleset = get_ruleset(match.ruleset)
     own = viewer.seat
@@ -34,7 +36,7 @@ def fairness_record(access: MatchAccess) -> FairnessRecord | None:
         tiles=dict(sorted(Counter(ruleset.full_bag).items())),
         rack_size=ruleset.rack_size,
         commitment=match.bag_commitment,
-        seed=match.bag_seed,
+        seed=seed,
         contributions=[seat.contribution for seat in seats],
         moves=move_views(match, turns),
         your_seat=own,
