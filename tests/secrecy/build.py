@@ -515,8 +515,8 @@ class Builder:
                 if self.spec.plants:
                     await self._plant(cast, self.record.look("live"))
                 clock.move_to(worlds.live_look(len(self.spec.moves())) + timedelta(minutes=5))
-                alice = self._watch(watches, "alice")
-                answer = await alice.request({"type": "resign", "id": "resign"})
+                resigner = self._watch(watches, ("alice", "bob")[self.spec.resigner])
+                answer = await resigner.request({"type": "resign", "id": "resign"})
                 assert answer.get("accepted") is True, answer
                 await _settle(watches, "resigned", news="ended")
                 clock.move_to(worlds.live_look(len(self.spec.moves())) + timedelta(minutes=10))

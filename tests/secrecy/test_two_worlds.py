@@ -15,7 +15,6 @@ import pytest
 
 from matches.visibility.policy import Fact
 from notifications.models import Kind
-from tests.secrecy import worlds
 from tests.secrecy.build import Outside, build_world
 from tests.secrecy.compare import differences, normalise
 from tests.secrecy.plants import ANALYSIS, FIELD, PLANTS, SPELLINGS, spelled
@@ -34,7 +33,7 @@ from tests.secrecy.worlds import (
     variant,
 )
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 PUBLIC_BASE = variant("public", visibility=PUBLIC, seed=seed_hex("public"))
 #: Each pair: the world it is compared with, the other world, and the facts they differ in.
@@ -62,6 +61,7 @@ PAIRS: dict[str, tuple[WorldSpec, WorldSpec, set[tuple[Fact, int | None]]]] = {
             seed=seed_hex("cat"),
             opening="CAT",
             hands=(Hand(deal="CATSERD", draws=FIRST.draws), SECOND),
+            resigner=1,
         ),
         {(Fact.RECORD, None), (Fact.RACK, 0), (Fact.BAG, None), (Fact.SEED, None)},
     ),
@@ -98,7 +98,20 @@ async def world(spec: WorldSpec, outside: Outside) -> WorldRecord:
     return _BUILT[spec.label]
 
 
-@pytest.mark.parametrize("pair", list(PAIRS))
+#: The worlds each pair builds, in groups that ``make secrecy`` runs on its two cores
+#: (``--dist loadgroup``: the tests sharing worlds run in one process, which builds them once).
+GROUPS = {
+    "Second's rack, draws and swap, the bag and the seed": "second",
+    "First's rack and draws, the bag and the seed": "first",
+    "the viewing key": "first",
+    "the board itself": "first",
+    "a public match: both racks, the bag, the seed and the key": "public",
+}
+
+
+@pytest.mark.parametrize(
+    "pair", [pytest.param(pair, marks=pytest.mark.xdist_group(GROUPS[pair])) for pair in PAIRS]
+)
 async def test_two_worlds_look_alike_to_everyone_the_policy_keeps_from_their_difference(
     pair: str, outside: Outside
 ) -> None:
@@ -117,13 +130,13 @@ async def test_two_worlds_look_alike_to_everyone_the_policy_keeps_from_their_dif
     assert shown, f"the worlds of {pair!r} looked the same even to those who may tell them apart"
 
 
+@pytest.mark.xdist_group("second")
 async def test_every_kind_of_notice_is_sent_in_the_worlds(outside: Outside) -> None:
     """Every kind of notice the code defines reached a member's inbox or browser in the base
     world, so the comparison covered its content (a new kind that no world causes fails
     here: teach ``tests/secrecy/build.py`` to cause it)."""
     await world(BASE, outside)
     assert set(Kind) <= _KINDS_SENT[BASE.label]
-    assert worlds.ROLES  # (the roles the kinds were sent to are the world's members)
 
 
 def readable(text: str) -> str:
@@ -131,7 +144,13 @@ def readable(text: str) -> str:
     return text.replace("\r\n ", "").replace("\\,", ",")
 
 
-@pytest.mark.parametrize("plant", [f"{c} / {s}" for c, s in PLANTS] + [" / ".join(ANALYSIS)])
+@pytest.mark.parametrize(
+    "plant",
+    [
+        pytest.param(name, marks=pytest.mark.xdist_group("second"))
+        for name in [f"{c} / {s}" for c, s in PLANTS] + [" / ".join(ANALYSIS)]
+    ],
+)
 async def test_a_planted_leak_is_caught_whatever_its_spelling(plant: str, outside: Outside) -> None:
     """bob's rack planted in one of alice's channels (tests/secrecy/plants.py): without the
     plant the two worlds give alice the same bytes there, with it they do not, so the suite

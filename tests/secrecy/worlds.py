@@ -66,6 +66,8 @@ class WorldSpec:
     viewing_key: str
     hands: tuple[Hand, Hand]
     opening: str = "HAT"
+    #: The seat that resigns at the end (the other wins).
+    resigner: int = 0
     #: Whether its live look also renders every planted leak (tests/secrecy/plants.py).
     plants: bool = False
 
@@ -79,7 +81,7 @@ class WorldSpec:
         draws = [iter(hand.draws) for hand in self.hands]
         for seat, kind, _ in self.moves():
             if kind in ("play", "swap"):
-                script += list(next(draws[seat]))
+                script += list(next(draws[seat], ""))
         return script
 
     def swapped(self, seat: int, index: int) -> str:
