@@ -21,8 +21,9 @@ The shape scanners (``privacy_leaks`` in ``tests/matches/test_ws_helpers.py``, `
 blind spots, which this suite does not share: the socket scanner looks only for runs of
 two or more capitals (and lists of single letters), and skips every path under ``move``,
 ``moves``, ``board``, ``tiles`` or ``words``, checking those against the public log instead,
-so a rack written in lower case, with commas between its letters, or as a field added to the
-schemas under a move passes it; the notices' scanner looks for runs of capitals and whole racks of four or
-more tiles, and skips calendar attachments; neither sees pages, feeds, records, the data
-download or the log. The two worlds need no idea of what a leak looks like.
+so a rack written in lower case, with commas between its letters, or as a field added to
+the schemas under a move passes it; the notices' scanner looks for runs of capitals and
+whole racks of four or more tiles, and skips calendar attachments; neither sees pages,
+feeds, records, the data download or the log. The two worlds need no idea of what a leak
+looks like.
 """

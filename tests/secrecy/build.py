@@ -36,10 +36,11 @@ import pytest
 import time_machine
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, Permission
 from django.core.management import call_command
 from django.db import connections
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import Member
 from matches import services, visibility
@@ -190,8 +191,8 @@ def _reset_database() -> None:
 
 
 def _make_members(spec: WorldSpec, push_url: str, keys: Any) -> dict[str, Member]:
-    from django.contrib.auth.models import Permission
-
+    """The world's accounts, with emails, notification settings, calendar secrets and a
+    browser subscribed to push each (the pending sign-up's may be refused)."""
     members = {}
     for username in worlds.USERNAMES:
         member = Member.objects.create_user(
@@ -272,8 +273,6 @@ def _notify_every_kind(cast: Cast, phase: str) -> None:
     later is covered too) about the match for every member, and deliver it through the
     real path: the content built for that member, sent by email and push where it holds."""
     match = Match.objects.get(pk=cast.match_id)
-    from django.utils import timezone
-
     for kind in Kind:
         for username, member in sorted(cast.members.items()):
             key = f"secrecy:{phase}:{kind}:{username}"
@@ -669,8 +668,6 @@ def _secrets(match_id: int) -> plants.Secrets:
 
 def _notify(cast: Cast, username: str, key: str) -> None:
     """A two-hour forfeit warning to ``username``, delivered by email and push."""
-    from django.utils import timezone
-
     match = Match.objects.get(pk=cast.match_id)
     Notice.objects.create(
         key=key,

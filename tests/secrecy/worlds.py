@@ -17,7 +17,7 @@ consumer, the pages, the API, the notices' content and delivery, the feeds.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -245,7 +245,3 @@ class WorldRecord:
 
     def look(self, phase: str) -> Look:
         return next(look for look in self.looks if look.phase == phase)
-
-
-def iter_channels(look: Look, role: str) -> Iterator[tuple[str, str]]:
-    yield from sorted(look.outputs.get(role, {}).items())
