@@ -28,6 +28,7 @@ from matches.visibility.payloads import (
     move_views,
     seat_name,
 )
+from matches.visibility.policy import may_see_rack, revealed_seed
 from matches.visibility.titles import match_title
 
 
@@ -39,7 +40,7 @@ def bag_proof(match: Match, seats: list[Seat]) -> BagProof:
     """
     return BagProof(
         commitment=match.bag_commitment,
-        seed=match.bag_seed if match.is_over else None,
+        seed=revealed_seed(match),
         contributions=[
             Contribution(position=seat.position, value=seat.contribution or None) for seat in seats
         ],
@@ -137,7 +138,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
         board=board_rows(ruleset.board_size, shown),
         moves=move_views(match, shown),
         bag_commitment=match.bag_commitment,
-        bag_seed=match.bag_seed if match.is_over else None,
+        bag_seed=revealed_seed(match),
         seats=[
             SeatView(
                 position=seat.position,
@@ -150,7 +151,9 @@ def replay(access: MatchAccess, turn: int) -> Replay:
             for seat in seats
         ],
         your_seat=viewer.seat,
-        rack=list(racks[viewer.seat]) if viewer.seat is not None else None,
+        rack=list(racks[viewer.seat])
+        if viewer.seat is not None and may_see_rack(match, viewer, viewer.seat)
+        else None,
         final_score=final_score(match, seats) if final else None,
         analysis=turn_analysis(access, turn),
     )

@@ -19,6 +19,7 @@ from matches.models import Match, Seat, Turn
 from matches.schemas import FairnessRecord, OwnTurnTiles
 from matches.visibility.access import MatchAccess
 from matches.visibility.payloads import move_views
+from matches.visibility.policy import revealed_seed
 
 
 def fairness_record(access: MatchAccess) -> FairnessRecord | None:
@@ -46,7 +47,8 @@ def fairness_news(
 def _record(
     match: Match, seats: list[Seat], turns: list[Turn], *, own: int | None
 ) -> FairnessRecord | None:
-    if not match.is_over or match.game_state is None or not match.bag_seed:
+    seed = revealed_seed(match)
+    if not seed or match.game_state is None:
         return None
     ruleset = get_ruleset(match.ruleset)
     return FairnessRecord(
@@ -55,7 +57,7 @@ def _record(
         tiles=dict(sorted(Counter(ruleset.full_bag).items())),
         rack_size=ruleset.rack_size,
         commitment=match.bag_commitment,
-        seed=match.bag_seed,
+        seed=seed,
         contributions=[seat.contribution for seat in seats],
         moves=move_views(match, turns),
         your_seat=own,
