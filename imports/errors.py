@@ -68,10 +68,6 @@ class ImportLimitReached(ImportRefused):
     code = "import_limit"
     status = 429
 
-    @staticmethod
-    def message_for(limit: int) -> str:
-        return f"You have used today's imports ({limit} imports a day). Try again tomorrow."
-
 
 class ImportedGameMissing(ServiceError):
     """No such imported game, as far as the requester may know."""

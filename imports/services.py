@@ -62,8 +62,7 @@ _UTF16 = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")
 
 def daily_imports() -> ratelimit.Limit:
     """The imports one member may make in a day (the shared cache counts them)."""
-    limit = settings.IMPORT_DAILY_LIMIT
-    return ratelimit.Limit("imports", limit, 24 * 3600, ImportLimitReached.message_for(limit))
+    return ratelimit.Limit("imports", settings.IMPORT_DAILY_LIMIT, 24 * 3600, "")
 
 
 def import_game(
@@ -110,7 +109,10 @@ def import_game(
             raise ImportInProgress(ImportInProgress.MESSAGE)
         allowance = daily_imports()
         if not ratelimit.allow(allowance, str(owner.pk)):
-            raise ImportLimitReached(allowance.message)
+            raise ImportLimitReached(
+                f"You have used today's imports ({allowance.count} imports a day). "
+                "Try again tomorrow."
+            )
         game = ImportedGame.objects.create(
             owner=owner,
             title=_one_line(title) or _one_line(record.title or "") or names,
