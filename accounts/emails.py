@@ -34,16 +34,12 @@ def reset_mails_per_address() -> ratelimit.Limit:
 
 def reset_requests_per_client() -> ratelimit.Limit:
     """Password resets one client address may ask for in an hour (whatever addresses)."""
-    return ratelimit.Limit(
-        "reset-requests", settings.PASSWORD_RESET_REQUESTS_PER_CLIENT, HOUR, ""
-    )
+    return ratelimit.Limit("reset-requests", settings.PASSWORD_RESET_REQUESTS_PER_CLIENT, HOUR, "")
 
 
 def confirmations_per_member() -> ratelimit.Limit:
     """Confirmation links one member may have mailed in a day (sign-up and address changes)."""
-    return ratelimit.Limit(
-        "confirmation-mails", settings.EMAIL_CONFIRMATIONS_PER_MEMBER, DAY, ""
-    )
+    return ratelimit.Limit("confirmation-mails", settings.EMAIL_CONFIRMATIONS_PER_MEMBER, DAY, "")
 
 
 def account_mails_per_address() -> ratelimit.Limit:

@@ -57,9 +57,7 @@ class ImportInProgress(ImportRefused):
 
     code = "import_in_progress"
     status = 429
-    MESSAGE = (
-        "Your last import is still being analysed. Import the next one when it is done."
-    )
+    MESSAGE = "Your last import is still being analysed. Import the next one when it is done."
 
 
 class ImportLimitReached(ImportRefused):

@@ -31,6 +31,8 @@ _STATUS_TEXT = {
 
 def _over_cap_text(cap: int) -> str:
     return f"Not analysed: an import analyses its first {cap} moves."
+
+
 _KIND_TEXT = {
     "pass": "passed",
     "withdrawn": "took back the last play (challenged off)",

@@ -167,7 +167,7 @@ def analyse_import(*, game_id: int, now: datetime | None = None) -> str:
     )
     try:
         replay = _analysed_replay(game)
-    except Exception:  # noqa: BLE001 - whatever it was, the member is not left waiting
+    except Exception:  # whatever it was, the member is not left waiting
         logger.exception("the analysis of imported game %s failed", game_id)
         taken.update(status=ImportedGame.Status.FAILED, analysed_at=timezone.now())
         return "failed"
@@ -267,7 +267,7 @@ def _queue_analysis(game_id: int) -> None:
 
     try:
         analyse_task.delay(game_id)
-    except Exception:  # noqa: BLE001 - the broker is away: requeue_stalled_imports will
+    except Exception:  # the broker is away: requeue_stalled_imports will
         logger.exception("could not queue the analysis of imported game %s", game_id)
 
 

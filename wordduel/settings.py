@@ -514,8 +514,6 @@ HEALTH_PUSH_LATE_SECONDS = float(os.environ.get("HEALTH_PUSH_LATE_SECONDS", "300
 # address mailed and per address asking, in an hour; confirmation links per member, and
 # account mails of any kind per address mailed, in a day.
 PASSWORD_RESET_MAILS_PER_ADDRESS = int(os.environ.get("PASSWORD_RESET_MAILS_PER_ADDRESS", "3"))
-PASSWORD_RESET_REQUESTS_PER_CLIENT = int(
-    os.environ.get("PASSWORD_RESET_REQUESTS_PER_CLIENT", "10")
-)
+PASSWORD_RESET_REQUESTS_PER_CLIENT = int(os.environ.get("PASSWORD_RESET_REQUESTS_PER_CLIENT", "10"))
 EMAIL_CONFIRMATIONS_PER_MEMBER = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_MEMBER", "5"))
 ACCOUNT_MAILS_PER_ADDRESS = int(os.environ.get("ACCOUNT_MAILS_PER_ADDRESS", "3"))

@@ -3,7 +3,8 @@
 ``scripts/stack.py`` starts Caddy (TLS from a local certificate), two Daphne processes,
 three Celery workers (the default queue's, web pushes', imports') and beat, with production
 settings (DEBUG off, a generated secret, hashed static files), on this run's test database
-and on the machine's Redis under prefixes of this test's own. Through the proxy only, over HTTPS and WSS, the test:
+and on the machine's Redis under prefixes of this test's own. Through the proxy only, over
+HTTPS and WSS, the test:
 
 * reads ``/healthz`` reporting every part well (web, database, Redis, a worker answering a
   ping, beat's recent tick, no web push late);
