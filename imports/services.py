@@ -105,7 +105,8 @@ def import_game(
     names = " vs ".join(player.name for player in replay.players)
     with transaction.atomic():
         Member.objects.select_for_update().filter(pk=owner.pk).values_list("pk").first()
-        if ImportedGame.objects.filter(owner_id=owner.pk, status__in=ImportedGame.IN_PROGRESS):
+        busy = ImportedGame.objects.filter(owner_id=owner.pk, status__in=ImportedGame.IN_PROGRESS)
+        if busy.exists():
             raise ImportInProgress(ImportInProgress.MESSAGE)
         allowance = daily_imports()
         if not ratelimit.allow(allowance, str(owner.pk)):
