@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
+from accounts import emails, ratelimit
 from accounts.models import BIO_LENGTH, Club, Member
 from accounts.services import MAX_INVITATION_USES
 
@@ -72,7 +73,15 @@ class DeleteAccountForm(forms.Form):
 
 class VerifiedEmailPasswordResetForm(PasswordResetForm):
     """Django's reset form, sending only to addresses their member has verified (a link to
-    an address nobody confirmed could hand the account to whoever typed it)."""
+    an address nobody confirmed could hand the account to whoever typed it), and only within
+    the limits per address mailed and per client asking (``accounts.emails``). The view
+    answers the same whatever was sent."""
 
     def get_users(self, email: str) -> Any:
         return (user for user in super().get_users(email) if user.email_verified)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        request = kwargs.get("request")
+        client = ratelimit.client_address(request) if request is not None else "unknown"
+        if emails.may_send_reset(address=self.cleaned_data["email"], client=client):
+            super().save(*args, **kwargs)

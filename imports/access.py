@@ -60,5 +60,5 @@ def access_imported_game(*, user: Any, game_id: int, key: str | None) -> Importe
 def owned_games(member: Any) -> QuerySet[ImportedGame]:
     """The member's own imported games, newest first (the list page)."""
     return ImportedGame.objects.filter(owner_id=member.pk).only(
-        "id", "title", "ruleset", "lexicon", "share_key", "created_at"
+        "id", "title", "ruleset", "lexicon", "share_key", "created_at", "status"
     )

@@ -41,6 +41,32 @@ class UnknownChoice(ImportRefused):
     code = "unknown_choice"
 
 
+class MembersOnlyImport(ImportRefused):
+    """A sign-up still waiting for approval, or a removed member: only members import."""
+
+    code = "members_only"
+    status = 403
+    MESSAGE = (
+        "Only approved club members can import games (a sign-up waits for an organiser's"
+        " approval first)."
+    )
+
+
+class ImportInProgress(ImportRefused):
+    """The member's last import is still being analysed: one at a time."""
+
+    code = "import_in_progress"
+    status = 429
+    MESSAGE = "Your last import is still being analysed. Import the next one when it is done."
+
+
+class ImportLimitReached(ImportRefused):
+    """The member has used the day's imports (``IMPORT_DAILY_LIMIT``)."""
+
+    code = "import_limit"
+    status = 429
+
+
 class ImportedGameMissing(ServiceError):
     """No such imported game, as far as the requester may know."""
 

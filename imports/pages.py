@@ -21,6 +21,18 @@ _ANALYSIS_TEXT = {
     "bad_rack": "Not a rack of these rules: not analysed.",
     "over_budget": "Not analysed: the import's time for analysis ran out.",
 }
+#: What the page says of the analysis while it is not done, by the import's status.
+_STATUS_TEXT = {
+    "queued": "Finding the best play of each rack: this page shows them when it is done.",
+    "running": "Finding the best play of each rack: this page shows them when it is done.",
+    "failed": "The best plays could not be found for this game.",
+}
+
+
+def _over_cap_text(cap: int) -> str:
+    return f"Not analysed: an import analyses its first {cap} moves."
+
+
 _KIND_TEXT = {
     "pass": "passed",
     "withdrawn": "took back the last play (challenged off)",
@@ -94,6 +106,15 @@ class ReplayPage:
     flagged: int
     data: ReplaySteps
     share_key: str | None
+    #: The import's status (``ImportedGame.Status``) and what the page says of it, if
+    #: anything; ``analysing`` while a worker is still to store the best plays.
+    status: str
+    status_text: str
+    analysing: bool
+    #: The moves analysed and those left out, when the record had more than an import
+    #: analyses (else 0 and 0).
+    analysed_cap: int
+    over_cap: int
 
 
 def _square(row: int, col: int) -> str:
@@ -127,7 +148,7 @@ def _squares(tiles: list[ReplayTile]) -> set[tuple[int, int, str]]:
     return {(tile.row, tile.col, tile.letter) for tile in tiles}
 
 
-def _turn_line(turn: ReplayTurn, players: tuple[str, str]) -> TurnLine:
+def _turn_line(turn: ReplayTurn, players: tuple[str, str], *, cap: int) -> TurnLine:
     if turn.kind == "play":
         what = f"{turn.move}" + (" (withdrawn)" if turn.withdrawn else "")
     elif turn.kind == "exchange":
@@ -161,7 +182,11 @@ def _turn_line(turn: ReplayTurn, players: tuple[str, str]) -> TurnLine:
         best_score=best_score,
         best_gain=gain,
         best_is_played=is_played,
-        analysis=_ANALYSIS_TEXT.get(turn.analysis, ""),
+        analysis=(
+            _over_cap_text(cap)
+            if turn.analysis == "over_cap"
+            else _ANALYSIS_TEXT.get(turn.analysis, "")
+        ),
         notes=tuple(turn.notes),
     )
 
@@ -197,6 +222,9 @@ def replay_page(access: ImportedGameAccess, *, step: object = None) -> ReplayPag
             )
         grid.append((r + 1, tuple(cells)))
     names = (replay.players[0].name, replay.players[1].name)
+    over_cap = replay.moves_over_cap
+    # The cap is what the analysis stopped at: every move before the first left out.
+    cap = sum(1 for turn in replay.turns if turn.analysis == "done") if over_cap else 0
     return ReplayPage(
         title=game.title,
         game_id=game.pk,
@@ -211,8 +239,13 @@ def replay_page(access: ImportedGameAccess, *, step: object = None) -> ReplayPag
         totals=data.totals[at],
         columns=tuple(chr(ord("A") + c) for c in range(replay.board_size)),
         grid=tuple(grid),
-        turns=tuple(_turn_line(turn, names) for turn in replay.turns),
+        turns=tuple(_turn_line(turn, names, cap=cap) for turn in replay.turns),
         flagged=replay.flagged_turns,
         data=data,
         share_key=game.share_key if access.is_owner else None,
+        status=game.status,
+        status_text=_STATUS_TEXT.get(game.status, ""),
+        analysing=game.status in game.IN_PROGRESS,
+        analysed_cap=cap,
+        over_cap=over_cap,
     )

@@ -6,7 +6,10 @@ and the lexicon; what fails is *flagged*, not refused, since real games hold pho
 challenges and scorers' slips. A play that cannot be placed at all (off the board, through
 an empty square, over a different tile) leaves no board to go on with: that is refused, as
 the reader refuses a line, with a :class:`GcgError` naming the line. Beside each turn whose
-rack the record shows, the engine's move generator finds the best-scoring play.
+rack the record shows, the engine's move generator finds the best-scoring play: for at most
+a number of moves and a time, since it costs CPU seconds a record could multiply. Without
+analysis (``analyse=False``: the import's request, whose Celery task analyses later) the
+same replay is built, checked, with its racks marked ``pending``.
 """
 
 from __future__ import annotations
@@ -60,14 +63,18 @@ def build_replay(
     ruleset: Ruleset,
     lexicon: Collection[str],
     lexicon_name: str,
+    analyse: bool = True,
     analysis_seconds: float = 20.0,
+    max_analysed_moves: int = 60,
 ) -> Replay:
     """The record replayed on a board of ``ruleset``, each turn checked and analysed.
 
     Raises GcgError (with the line) when a play cannot be placed, when a third player
     appears, when the record has no move lines or more than ``MAX_TURNS``. The move
-    generator runs for at most about ``analysis_seconds`` in all; turns past that are marked
-    ``over_budget`` rather than making one upload cost unbounded time.
+    generator runs for the first ``max_analysed_moves`` racks only (later ones are marked
+    ``over_cap``) and for at most about ``analysis_seconds`` in all (turns past that are
+    marked ``over_budget``), rather than making one upload cost unbounded time. With
+    ``analyse=False`` it does not run at all: the racks it would analyse are ``pending``.
     """
     if not record.events:
         raise GcgError("the record has no move lines (>nick: ...)")
@@ -75,7 +82,32 @@ def build_replay(
         raise GcgError(
             f"more than {MAX_TURNS} move lines: not one game", line=record.events[MAX_TURNS].line
         )
-    return _Replayer(record, ruleset, lexicon, lexicon_name, analysis_seconds).run()
+    budget = _Budget(
+        analyse=analyse,
+        deadline=time.monotonic() + analysis_seconds,
+        moves=max_analysed_moves,
+    )
+    return _Replayer(record, ruleset, lexicon, lexicon_name, budget).run()
+
+
+class _Budget:
+    """What the move generator may still spend: racks, and time until ``deadline``."""
+
+    def __init__(self, *, analyse: bool, deadline: float, moves: int) -> None:
+        self.analyse = analyse
+        self.deadline = deadline
+        self.moves_left = moves
+
+    def spend(self) -> Analysis | None:
+        """Why the next rack is not analysed, or None (one rack is then spent)."""
+        if not self.analyse:
+            return "pending"
+        if self.moves_left <= 0:
+            return "over_cap"
+        if time.monotonic() > self.deadline:
+            return "over_budget"
+        self.moves_left -= 1
+        return None
 
 
 class _Replayer:
@@ -85,13 +117,13 @@ class _Replayer:
         rules: Ruleset,
         lexicon: Collection[str],
         lexicon_name: str,
-        analysis_seconds: float,
+        budget: _Budget,
     ) -> None:
         self.record = record
         self.rules = rules
         self.lexicon = lexicon
         self.lexicon_name = lexicon_name
-        self.deadline = time.monotonic() + analysis_seconds
+        self.budget = budget
         self.board = Board.empty(rules.board_size)
         self.seats: dict[str, int] = {}
         self.totals = [0, 0]
@@ -286,8 +318,9 @@ class _Replayer:
         usable = LETTERS | ({BLANK} if rules.has_blanks else set())
         if len(rack) > rules.rack_size or any(tile not in usable for tile in rack):
             return "bad_rack", None
-        if time.monotonic() > self.deadline:
-            return "over_budget", None
+        refused = self.budget.spend()
+        if refused is not None:
+            return refused, None
         moves = legal_plays(self.board, tuple(rack), ruleset=rules, graph=self._graph())
         top = best_play(moves)
         if top is None:

@@ -23,10 +23,14 @@ FlagCode = Literal[
     "too_many_tiles",
     "letter_not_in_set",
 ]
-#: Whether the move generator looked at a turn: ``done``; ``no_rack`` (the record does not
-#: show the rack); ``bad_rack`` (not a rack of this ruleset); ``over_budget`` (the import's
-#: time for analysis ran out); ``not_a_move`` (a withdrawal, a bonus, an end-of-game rack).
-Analysis = Literal["done", "no_rack", "bad_rack", "over_budget", "not_a_move"]
+#: Whether the move generator looked at a turn: ``done``; ``pending`` (not yet: the import's
+#: task has not run); ``no_rack`` (the record does not show the rack); ``bad_rack`` (not a
+#: rack of this ruleset); ``over_cap`` (past the number of moves an import analyses);
+#: ``over_budget`` (the import's time for analysis ran out); ``not_a_move`` (a withdrawal,
+#: a bonus, an end-of-game rack).
+Analysis = Literal[
+    "done", "pending", "no_rack", "bad_rack", "over_cap", "over_budget", "not_a_move"
+]
 
 
 class Shape(BaseModel):
@@ -121,6 +125,11 @@ class Replay(Shape):
     def flagged_turns(self) -> int:
         """How many turns carry at least one flag."""
         return sum(1 for turn in self.turns if turn.flags)
+
+    @property
+    def moves_over_cap(self) -> int:
+        """How many racks were left unanalysed for the number of moves an import analyses."""
+        return sum(1 for turn in self.turns if turn.analysis == "over_cap")
 
     @property
     def final_totals(self) -> tuple[int, int]:

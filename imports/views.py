@@ -14,9 +14,10 @@ from django.views.decorators.http import require_POST
 
 from imports import services
 from imports.access import ImportedGameNotFound, access_imported_game, owned_games, share_key
-from imports.errors import ImportedGameMissing, ImportRefused
+from imports.errors import ImportedGameMissing, ImportRefused, MembersOnlyImport
 from imports.forms import ImportForm
 from imports.pages import replay_page
+from matches.visibility.access import is_club_member
 
 
 def _game_url(game_id: int, key: str | None = None) -> str:
@@ -24,14 +25,21 @@ def _game_url(game_id: int, key: str | None = None) -> str:
     return f"{url}?{urlencode({'key': key})}" if key else url
 
 
-def _list_page(request: HttpRequest, form: ImportForm, *, status: int = 200) -> HttpResponse:
-    context = {"form": form, "games": owned_games(request.user)}
+def _list_page(
+    request: HttpRequest, form: ImportForm | None, *, status: int = 200, refusal: str = ""
+) -> HttpResponse:
+    context = {"form": form, "games": owned_games(request.user), "refusal": refusal}
     return render(request, "imports/list.html", context, status=status)
 
 
 @login_required
 def imported_games(request: HttpRequest) -> HttpResponse:
-    """The member's imported games, and the form to import another (a POST imports it)."""
+    """The member's imported games, and the form to import another (a POST imports it and
+    answers at once with the game's page, which shows the analysis when its task is done).
+    An account that is not an approved member is told so, and offered no form."""
+    if not is_club_member(request.user):
+        status = MembersOnlyImport.status if request.method == "POST" else 200
+        return _list_page(request, None, status=status, refusal=MembersOnlyImport.MESSAGE)
     if request.method != "POST":
         return _list_page(request, ImportForm())
     form = ImportForm(request.POST, request.FILES)

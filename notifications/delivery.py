@@ -1,19 +1,24 @@
 """Sending notices: which channels a notice takes, and each delivery sent once.
 
 :func:`dispatch_notice` decides a notice's deliveries once (under the notice's row lock)
-and sends those due; :func:`send_delivery` claims one delivery with ``skip_locked`` and
-marks it sent in the transaction that sent it, so two workers never send it twice. A
-delivery held back by quiet hours, or a failed one waiting to be tried again, is sent by
-the sweep (:func:`notifications.sweeps.send_due`) when its time comes.
+and sends those due; :func:`send_delivery` sends an email at once and hands a push to the
+push queue (:func:`queue_push`), whose own worker sends it (:func:`send_push_delivery`): a
+push service that is slow to answer, or never does, keeps only that worker waiting, never
+the clock's sweeps or the computer's moves. Either way one delivery is claimed with
+``skip_locked`` and marked sent in the transaction that sent it, so two workers never send
+it twice. A delivery held back by quiet hours, or a failed one waiting to be tried again, is
+sent by the sweep (:func:`notifications.sweeps.send_due`) when its time comes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -39,6 +44,9 @@ logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
 #: How long push services keep an undelivered notice for an offline browser.
 PUSH_TTL_SECONDS = 24 * 60 * 60
+#: A push handed to the push queue is not handed over again by the sweep for this long,
+#: however far behind the queue is (its task, when it runs, decides by the row's state).
+PUSH_REQUEUE_SECONDS = 10 * 60
 
 
 class SendFailed(Exception):
@@ -147,6 +155,49 @@ def dispatch_notice(*, key: str, now: datetime | None = None) -> list[str]:
 
 
 def send_delivery(*, delivery_id: int, now: datetime | None = None) -> str:
+    """Send one pending, due delivery, once: an email here, a push by its own queue
+    (``queued``; :func:`queue_push`). See :func:`_send` for what it locks."""
+    channel = Delivery.objects.filter(pk=delivery_id).values_list("channel", flat=True).first()
+    if channel is None:
+        return "taken"
+    if channel == Channel.PUSH:
+        return queue_push(delivery_id)
+    return _send(delivery_id=delivery_id, now=now)
+
+
+def _queued_key(delivery_id: int) -> str:
+    return f"notifications:push-queued:{delivery_id}"
+
+
+def queue_push(delivery_id: int) -> str:
+    """Hand the push delivery to the push queue (``notifications.send_push``), unless it was
+    handed over in the last ``PUSH_REQUEUE_SECONDS`` and its task has not run yet. Says
+    ``queued``, or ``unqueued`` when the broker is away (the sweep tries again)."""
+    from notifications.tasks import send_push as send_push_task  # noqa: PLC0415 (tasks import us)
+
+    key = _queued_key(delivery_id)
+    try:
+        if not cache.add(key, 1, timeout=PUSH_REQUEUE_SECONDS):
+            return "queued"
+        send_push_task.delay(delivery_id)
+    except Exception:  # the broker (or the cache) is away: the sweep hands it over again
+        logger.exception("could not queue push delivery %s; the sweep will", delivery_id)
+        with contextlib.suppress(Exception):
+            cache.delete(key)
+        return "unqueued"
+    return "queued"
+
+
+def send_push_delivery(*, delivery_id: int, now: datetime | None = None) -> str:
+    """The push queue's task: send one pending, due push delivery, once (:func:`_send`)."""
+    try:
+        return _send(delivery_id=delivery_id, now=now)
+    finally:
+        with contextlib.suppress(Exception):  # a cache away: the marker expires by itself
+            cache.delete(_queued_key(delivery_id))
+
+
+def _send(*, delivery_id: int, now: datetime | None = None) -> str:
     """Send one pending, due delivery, once. Locks its row (``skip_locked``: a delivery
     another worker is sending is left to it) and marks it sent in the same transaction."""
     now = now or timezone.now()
@@ -244,13 +295,16 @@ def send_email(member: Any, notice: NoticeContent) -> None:
 
 
 def send_push(member: Any, payload: PushPayload) -> int:
-    """Send ``payload`` to every browser the member subscribed; forget a subscription the
-    push service says is gone (404, 410). Returns how many browsers it reached; raises
-    :class:`SendFailed` when every one failed for another reason."""
+    """Send ``payload`` to the browsers the member subscribed (their newest
+    ``PUSH_SUBSCRIPTIONS_PER_MEMBER``), giving each push service
+    ``WEB_PUSH_TIMEOUT_SECONDS`` to answer; forget a subscription the push service says is
+    gone (404, 410). Returns how many browsers it reached; raises :class:`SendFailed` when
+    every one failed for another reason."""
     from pywebpush import WebPushException, webpush  # noqa: PLC0415 (loads requests)
 
     sent = failed = 0
-    for subscription in PushSubscription.objects.filter(member=member):
+    browsers = PushSubscription.objects.filter(member=member).order_by("-created_at", "-id")
+    for subscription in browsers[: settings.PUSH_SUBSCRIPTIONS_PER_MEMBER]:
         try:
             webpush(
                 subscription_info={
@@ -261,7 +315,7 @@ def send_push(member: Any, payload: PushPayload) -> int:
                 vapid_private_key=settings.VAPID_PRIVATE_KEY,
                 vapid_claims={"sub": settings.VAPID_SUBJECT},
                 ttl=PUSH_TTL_SECONDS,
-                timeout=10,
+                timeout=settings.WEB_PUSH_TIMEOUT_SECONDS,
             )
         except WebPushException as error:
             status = error.response.status_code if error.response is not None else None

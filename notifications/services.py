@@ -96,21 +96,29 @@ def push_subscribe(
     *, member: Any, subscription: SubscriptionIn, user_agent: str = ""
 ) -> PushSubscription:
     """Store this browser's subscription for ``member`` (one row per endpoint: a browser that
-    subscribes again, or for another member, replaces its row). Locks that row."""
+    subscribes again, or for another member, replaces its row). A member keeps at most
+    ``PUSH_SUBSCRIPTIONS_PER_MEMBER`` browsers: a new one past that replaces the oldest (a
+    member who changes browsers is never refused, and one member cannot make a push cost
+    more than that many requests). Locks the member's subscriptions and that row."""
     if not push_configured():
         raise PushUnavailable(PushUnavailable.MESSAGE)
     endpoint = str(subscription.endpoint)
     if not _allowed_endpoint(endpoint):
         raise BadSubscription("That is not a push service this server sends to.")
-    row, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={
-            "member": member,
-            "p256dh": subscription.keys.p256dh,
-            "auth": subscription.keys.auth,
-            "user_agent": user_agent[:200],
-        },
-    )
+    with transaction.atomic():
+        mine = PushSubscription.objects.filter(member=member).order_by("-created_at", "-id")
+        list(mine.select_for_update().values_list("pk", flat=True))
+        row, _ = PushSubscription.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={
+                "member": member,
+                "p256dh": subscription.keys.p256dh,
+                "auth": subscription.keys.auth,
+                "user_agent": user_agent[:200],
+            },
+        )
+        oldest = list(mine.values_list("pk", flat=True)[settings.PUSH_SUBSCRIPTIONS_PER_MEMBER :])
+        PushSubscription.objects.filter(pk__in=oldest).delete()
     return row
 
 

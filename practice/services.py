@@ -8,6 +8,7 @@ computer Second; ``ComputerOpponent`` says how the computer plays.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.models import Member
@@ -31,6 +32,14 @@ MEMBERS_PRACTISE = (
     "Only approved club members can play the computer (a sign-up waits for an organiser's"
     " approval first)."
 )
+
+
+def unfinished_practice_message(limit: int) -> str:
+    """The refusal of one practice match too many (``PRACTICE_MAX_UNFINISHED``)."""
+    return (
+        f"You have {limit} practice matches unfinished, as many as a member may: finish or "
+        "resign one to start another."
+    )
 
 
 class PracticeRefused(Exception):
@@ -69,7 +78,10 @@ def _checked_level(level: str) -> str:
 def start_practice(
     *, member: Member, level: str = "normal", vocabulary_cap: int = HARDEST
 ) -> Match:
-    """A live match of ``member`` (First) against the computer (Second), no kick-off."""
+    """A live match of ``member`` (First) against the computer (Second), no kick-off.
+
+    Locks the member's row, so that two requests at once count the member's unfinished
+    practice matches one after the other: at most ``PRACTICE_MAX_UNFINISHED`` at a time."""
     if not getattr(member, "is_authenticated", False) or not member.is_active:
         raise PracticeRefused("Sign in to play the computer.")
     if is_computer(member):
@@ -83,6 +95,10 @@ def start_practice(
         raise PracticeRefused(str(error)) from None
     computer = computer_member()
     with transaction.atomic():
+        Member.objects.select_for_update().filter(pk=member.pk).values_list("pk").first()
+        limit = settings.PRACTICE_MAX_UNFINISHED
+        if _unfinished_practice(member) >= limit:
+            raise PracticeRefused(unfinished_practice_message(limit))
         match = _new_match(
             name="Practice",  # the title adds who sits (matches.visibility.titles)
             organiser=member,
@@ -102,6 +118,16 @@ def start_practice(
             seat.save(update_fields=["member", "seated_at"])
         publish_on_commit(after_seating(match, seats, now=now))
     return match
+
+
+def _unfinished_practice(member: Member) -> int:
+    """How many practice matches the member started (against the computer, organised by
+    the member: a fixture an organiser gave the computer a seat in is not one) not over."""
+    return Match.objects.filter(
+        created_by=member,
+        computer__isnull=False,
+        status__in=[Match.Status.SCHEDULED, Match.Status.LIVE],
+    ).count()
 
 
 def set_level(*, match_id: int, member: Member, level: str) -> ComputerOpponent:

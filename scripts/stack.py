@@ -1,8 +1,9 @@
 """`make stack`: the production shape on one machine, from Debian's packages.
 
 Caddy in front (TLS from a local certificate), two Daphne processes behind it (started with
---proxy-headers, DEBUG off, a real secret, hashed static files), one Celery worker and one
-beat, on the machine's PostgreSQL and Redis:
+--proxy-headers, DEBUG off, a real secret, hashed static files), three Celery workers (the
+default queue's, web pushes', imports' analyses') and one beat, on the machine's PostgreSQL
+and Redis:
 
 * the database is a database of its own on DATABASE_URL's server (``wordduel_stack``,
   created if missing; STACK_DATABASE_URL names another);
@@ -38,6 +39,9 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 STOP_GRACE_SECONDS = 10
+#: The Celery workers: name, the queue each reads (after the default queue's name, which is
+#: STACK_PREFIX) and its threads.
+WORKERS = (("worker", "", 4), ("push-worker", ".push", 4), ("import-worker", ".imports", 1))
 
 
 def say(message: str) -> None:
@@ -188,12 +192,16 @@ class Stack:
                  "-b", self.host, "-p", str(port), "wordduel.asgi:application"],
                 self.app_env(f"web-{number}"),
             )  # fmt: skip
-        self.spawn(
-            "worker",
-            [PYTHON, "-m", "celery", "-A", "wordduel", "worker", "--pool=threads",
-             "--concurrency=4", "-n", f"{self.prefix}-worker@%h", "--loglevel=INFO"],
-            {**self.app_env("worker"), "DB_POOL_MIN": "1", "DB_POOL_MAX": "4"},
-        )  # fmt: skip
+        # The clock's worker reads the default queue; web pushes and imports' analyses each
+        # have a worker of their own (docker-compose.yml's shape).
+        for name, queue, threads in WORKERS:
+            self.spawn(
+                name,
+                [PYTHON, "-m", "celery", "-A", "wordduel", "worker", "--pool=threads",
+                 f"--concurrency={threads}", f"--queues={self.prefix}{queue}",
+                 "-n", f"{self.prefix}-{name}@%h", "--loglevel=INFO"],
+                {**self.app_env(name), "DB_POOL_MIN": "1", "DB_POOL_MAX": str(threads)},
+            )  # fmt: skip
         self.spawn(
             "beat",
             [PYTHON, "-m", "celery", "-A", "wordduel", "beat", "--loglevel=INFO",
@@ -263,7 +271,8 @@ class Stack:
     def stop(self) -> None:
         """SIGTERM to each process group we started (the proxy first), SIGKILL after grace."""
         self.stopping = True
-        order = ["proxy", *[n for n in self.processes if n.startswith("web-")], "worker", "beat"]
+        webs = [n for n in self.processes if n.startswith("web-")]
+        order = ["proxy", *webs, *(name for name, _queue, _threads in WORKERS), "beat"]
         for name in order:
             process = self.processes.get(name)
             if process is not None and process.poll() is None:

@@ -21,6 +21,29 @@ app = Celery("wordduel")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+#: The queues beside the default one, by what they carry: web pushes wait on other people's
+#: servers, an import's analysis takes seconds of CPU. Neither may hold up the clock's sweeps
+#: or the computer's moves, so each has a queue (and, deployed, a worker) of its own.
+PUSH_QUEUE = "push"
+IMPORTS_QUEUE = "imports"
+#: Which tasks go to which of them; every other task goes to the default queue.
+ROUTES = {"notifications.send_push": PUSH_QUEUE, "imports.analyse": IMPORTS_QUEUE}
+
+
+def queue_name(kind: str) -> str:
+    """The name of the queue ``kind`` carries: the default queue's, a dot, ``kind``
+    (``celery.push``; a test run's queues share its prefix, as settings.CELERY_TASK_QUEUES)."""
+    return f"{app.conf.task_default_queue}.{kind}"
+
+
+def route_task(name: str, args: Any, kwargs: Any, options: Any, task: Any = None, **_: Any) -> Any:
+    """Celery's router (``task_routes``): a task of ``ROUTES`` to its queue."""
+    kind = ROUTES.get(name)
+    return {"queue": queue_name(kind)} if kind else None
+
+
+app.conf.task_routes = (route_task,)
+
 #: The cache key beat's last tick is kept under (a Unix time); read by wordduel/health.py.
 BEAT_TICK_KEY = "health:beat-last-tick"
 

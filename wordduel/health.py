@@ -4,8 +4,10 @@
   the channel layer (Redis) round-trips a message. The proxy and the web container's
   healthcheck ask this one: a web process is healthy when it can serve, whatever the rest.
 * ``/healthz`` — every part: the web process (which one answered), the database, Redis,
-  a Celery worker answering a ping, and beat's last tick (recorded by
-  ``wordduel.celery.TickRecordingScheduler``) recent. 200 when all are well, 503 otherwise.
+  a Celery worker answering a ping, beat's last tick (recorded by
+  ``wordduel.celery.TickRecordingScheduler``) recent, and web pushes on time (none due
+  longer than ``HEALTH_PUSH_LATE_SECONDS`` ago and still unsent: the push queue's worker
+  is stalled or missing). 200 when all are well, 503 otherwise.
   In the quick start (the clock sweeping in the web process) there is no worker or beat to
   ask, and the report says so.
 
@@ -30,6 +32,7 @@ import socket
 import sys
 import time
 import uuid
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,6 +42,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 
 Part = dict[str, Any]
 
@@ -115,6 +119,30 @@ def beat_part() -> Part:
     return {"ok": True, "detail": f"last tick {age:.1f} s ago", "age_seconds": round(age, 1)}
 
 
+#: What ``/healthz`` says of web pushes: whether any is late, never whose, where or how many.
+PUSH_ON_TIME = "web pushes on time"
+PUSH_LATE = "web pushes are late"
+
+
+def push_part(now: datetime | None = None) -> Part:
+    """Whether every push delivery due ``HEALTH_PUSH_LATE_SECONDS`` ago has gone: a push
+    still pending past that means the push queue is backed up or has no worker (a failed
+    push waiting to be retried is due later, so it does not count)."""
+    from notifications.models import Channel, Delivery  # noqa: PLC0415 (a feature app)
+    from notifications.services import push_configured  # noqa: PLC0415
+
+    if not push_configured():
+        return {"ok": True, "detail": "web push is off"}
+    late = (now or timezone.now()) - timedelta(seconds=settings.HEALTH_PUSH_LATE_SECONDS)
+    try:
+        behind = Delivery.objects.filter(
+            channel=Channel.PUSH, status=Delivery.Status.PENDING, due_at__lt=late
+        ).exists()
+    except Exception as exc:  # noqa: BLE001 - the database part says why
+        return {"ok": False, "detail": type(exc).__name__}
+    return {"ok": not behind, "detail": PUSH_LATE if behind else PUSH_ON_TIME}
+
+
 #: What names a host or a process: shown only to the operator (:func:`_is_operator`).
 OPERATOR_ONLY = ("process", "node")
 
@@ -153,6 +181,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
             "channel_layer": _channel_layer(),
             "worker": worker_part(),
             "beat": beat_part(),
+            "push": push_part(),
         },
         request,
     )

@@ -11,6 +11,8 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from kombu import Queue
+
 from wordduel.configuration import database_from_url, refuse_unless
 from wordduel.logs import logging_config
 
@@ -485,3 +487,46 @@ WEB_PUSH_HOSTS = env_list(
     default="fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
     "notify.windows.com,push.apple.com",
 )
+
+# ---------------------------------------------------------------- bounded work per member
+# Work that waits on other people's servers (web pushes) or takes seconds of CPU (finding the
+# best plays of an imported game) has a Celery queue of its own beside the default one, named
+# after it (CELERY_QUEUE.push, CELERY_QUEUE.imports; wordduel/celery.py routes the tasks), so
+# that it never holds up the clock's sweeps and the computer's moves. A worker started without
+# --queues reads all three; docker-compose.yml gives each its own worker.
+CELERY_TASK_QUEUES = [
+    Queue(name)
+    for name in (
+        CELERY_TASK_DEFAULT_QUEUE,
+        f"{CELERY_TASK_DEFAULT_QUEUE}.push",
+        f"{CELERY_TASK_DEFAULT_QUEUE}.imports",
+    )
+]
+# Imported games (docs/RULES.md section 14): imports a member may make a day, the move
+# generator's time and number of moves for one import, and how long a queued or running
+# analysis may go unfinished before beat's sweep queues it again (its worker died, or its
+# task was lost).
+IMPORT_DAILY_LIMIT = int(os.environ.get("IMPORT_DAILY_LIMIT", "20"))
+IMPORT_ANALYSIS_SECONDS = float(os.environ.get("IMPORT_ANALYSIS_SECONDS", "20"))
+IMPORT_ANALYSIS_MAX_MOVES = int(os.environ.get("IMPORT_ANALYSIS_MAX_MOVES", "60"))
+IMPORT_STALLED_AFTER_SECONDS = float(os.environ.get("IMPORT_STALLED_AFTER_SECONDS", "600"))
+CELERY_BEAT_SCHEDULE["imports.requeue_stalled"] = {
+    "task": "imports.requeue_stalled",
+    "schedule": 60.0,
+    "options": {"expires": 60.0},
+}
+# Practice matches a member may have unfinished at once (docs/RULES.md section 16).
+PRACTICE_MAX_UNFINISHED = int(os.environ.get("PRACTICE_MAX_UNFINISHED", "3"))
+# Web push (docs/NOTIFICATIONS.md): browsers a member may subscribe (a new one replaces the
+# oldest), the seconds a push service has to answer, and how late a push may be before
+# /healthz says so.
+PUSH_SUBSCRIPTIONS_PER_MEMBER = int(os.environ.get("PUSH_SUBSCRIPTIONS_PER_MEMBER", "10"))
+WEB_PUSH_TIMEOUT_SECONDS = float(os.environ.get("WEB_PUSH_TIMEOUT_SECONDS", "3"))
+HEALTH_PUSH_LATE_SECONDS = float(os.environ.get("HEALTH_PUSH_LATE_SECONDS", "300"))
+# The account mails the site sends (docs/RULES.md section 2): password-reset links per
+# address mailed and per address asking, in an hour; confirmation links per member, and
+# account mails of any kind per address mailed, in a day.
+PASSWORD_RESET_MAILS_PER_ADDRESS = int(os.environ.get("PASSWORD_RESET_MAILS_PER_ADDRESS", "3"))
+PASSWORD_RESET_REQUESTS_PER_CLIENT = int(os.environ.get("PASSWORD_RESET_REQUESTS_PER_CLIENT", "10"))
+EMAIL_CONFIRMATIONS_PER_MEMBER = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_MEMBER", "5"))
+ACCOUNT_MAILS_PER_ADDRESS = int(os.environ.get("ACCOUNT_MAILS_PER_ADDRESS", "3"))

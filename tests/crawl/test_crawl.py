@@ -131,6 +131,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
     private_game = import_services.import_game(
         owner=alice, data=GAME, ruleset="classic", lexicon="enable"
     )
+    import_services.analyse_import(game_id=private_game.id)  # one import at a time
     shared_game = import_services.import_game(
         owner=alice, data=GAME, ruleset="classic", lexicon="enable"
     )

@@ -1,5 +1,6 @@
-"""Importing a game in a real browser: upload a record, step through the replay, see a phony
-flagged and the best play beside it; another member sees it only through the share link."""
+"""Importing a game in a real browser: upload a record, see its page at once and the best
+plays appear when the import's task has run, step through the replay, see a phony flagged and
+the best play beside it; another member sees it only through the share link."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from imports import tasks
 from imports.models import ImportedGame
 from tests.e2e.browser import expect
 
@@ -27,6 +29,10 @@ def test_upload_replay_and_share(open_page, make_member) -> None:
     game = ImportedGame.objects.get(owner=owner)
     url = f"/imports/{game.pk}/"
     expect(page).to_have_url(re.compile(rf"{re.escape(url)}$"))
+    # The page opens at once; the best plays follow when the import's task has run.
+    expect(page.locator("#import-status")).to_contain_text("Finding the best play of each rack")
+    assert tasks.analyse_import(game.pk) == "done"  # as the import worker does
+    expect(page.locator("#import-status")).to_have_count(0, timeout=20_000)  # it reloads itself
     expect(page.locator("#imported")).to_have_attribute("data-ready", "yes")
     expect(page.locator("#replay-position")).to_have_text("Turn 23 of 23")
     first = page.locator("#turn-1")

@@ -28,7 +28,8 @@ from tests.foundation.compose import (
 SHELL = EXAMPLE_SHELL
 #: Run once and exit; every other service keeps running.
 ONE_SHOT = {"migrate", "collectstatic"}
-APPLICATION = {"migrate", "collectstatic", "web", "worker", "beat"}
+WORKERS = {"worker", "push-worker", "import-worker"}
+APPLICATION = {"migrate", "collectstatic", "web", "beat", *WORKERS}
 
 
 @pytest.fixture(scope="module")
@@ -59,13 +60,14 @@ def test_each_healthcheck_asks_what_its_service_needs(services) -> None:
     assert healthcheck_command(services["postgres"]).startswith("pg_isready -h 127.0.0.1 ")
     assert "redis-cli ping" in healthcheck_command(services["redis"])
     assert healthcheck_command(services["web"]) == "python -m wordduel.health web"
-    # The worker pings itself by name: the node name its command gives it.
-    assert healthcheck_command(services["worker"]) == (
-        "python -m wordduel.health worker worker@$$HOSTNAME"
-    )
-    assert services["worker"]["command"][services["worker"]["command"].index("-n") + 1] == (
-        "worker@%h"
-    )
+    # Each worker pings itself by name: the node name its command gives it.
+    for name in WORKERS:
+        assert healthcheck_command(services[name]) == (
+            f"python -m wordduel.health worker {name}@$$HOSTNAME"
+        )
+        assert services[name]["command"][services[name]["command"].index("-n") + 1] == (
+            f"{name}@%h"
+        )
     assert healthcheck_command(services["beat"]) == "python -m wordduel.health beat"
     assert "http://127.0.0.1:2019/" in healthcheck_command(services["proxy"])
 
@@ -78,9 +80,30 @@ def test_services_start_when_what_they_need_is_healthy_or_done(services) -> None
             if needed not in ONE_SHOT:
                 assert "healthcheck" in services[needed], f"{name} waits on unwatched {needed}"
     assert set(services["migrate"]["depends_on"]) == {"postgres"}
-    for name in ("web", "worker"):
+    for name in ("web", *WORKERS):
         assert set(services[name]["depends_on"]) == {"migrate", "postgres", "redis"}, name
     assert set(services["proxy"]["depends_on"]) == {"web", "collectstatic"}
+
+
+def test_every_queue_has_a_worker_of_its_own(services) -> None:
+    """The clock's worker reads the default queue alone: web pushes (which wait on other
+    people's servers) and imports' analyses (seconds of CPU) each have a worker of their
+    own, so neither can hold up a sweep or the computer's move."""
+    from wordduel.celery import ROUTES
+
+    def queues(name: str) -> set[str]:
+        [option] = [a for a in services[name]["command"] if a.startswith("--queues=")]
+        return set(option.removeprefix("--queues=").split(","))
+
+    assert queues("worker") == {"celery"}  # CELERY_QUEUE's default
+    assert {name: queues(name) for name in WORKERS - {"worker"}} == {
+        "push-worker": {"celery.push"},
+        "import-worker": {"celery.imports"},
+    }
+    assert set().union(*(queues(name) for name in WORKERS)) == {
+        "celery",
+        *(f"celery.{kind}" for kind in ROUTES.values()),
+    }
 
 
 def test_one_image_is_built_once_and_never_pulled(services) -> None:

@@ -64,6 +64,9 @@ SENT_BY: dict[str, frozenset[str]] = {
     "NotText": frozenset(),
     "UnreadableRecord": frozenset(),
     "UnknownChoice": frozenset(),
+    "MembersOnlyImport": frozenset(),
+    "ImportInProgress": frozenset(),
+    "ImportLimitReached": frozenset(),
     "ImportedGameMissing": frozenset(),
     "NotTheOwner": frozenset(),
     # Vacations: the vacation and allowance pages only.
@@ -104,6 +107,10 @@ FORWARDED: dict[tuple[str, str], tuple[tuple[str, str, str], ...]] = {
     # An unknown ruleset: UnknownRuleset's own text, raised by get_ruleset.
     ("matches.services.fixtures", "str(error)"): (
         ("matches.engine.rulesets", "get_ruleset", "raise"),
+    ),
+    # One practice match too many.
+    ("practice.services", "unfinished_practice_message(limit)"): (
+        ("practice.services", "unfinished_practice_message", "return"),
     ),
     # An unknown level of the computer, or a vocabulary cap out of range.
     ("practice.services", "str(error)"): (

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from imports import services
+from imports import services, tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +22,8 @@ def the_engines_best(owner) -> tuple[str, str]:
         ruleset="classic",
         lexicon="enable",
     )
+    tasks.analyse_import(probe.pk)  # as the worker does
+    probe.refresh_from_db()
     best = probe.replay["turns"][0]["best"]
     probe.delete()
     return best["position"], best["word"]
@@ -31,6 +33,7 @@ def replay_page(owner, record: str) -> str:
     game = services.import_game(
         owner=owner, data=record.encode(), ruleset="classic", lexicon="enable"
     )
+    tasks.analyse_import(game.pk)
     client = Client()
     client.force_login(owner)
     return html.unescape(client.get(reverse("imports:game", args=[game.pk])).content.decode())

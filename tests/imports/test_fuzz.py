@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, event, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from imports import services
+from imports import services, tasks
 from imports.errors import ImportRefused
 from imports.models import ImportedGame
 from tests.depth import repetitions
@@ -70,7 +70,8 @@ records = st.binary(max_size=400) | st.text(max_size=400).map(str.encode) | muta
 
 
 @pytest.fixture
-def client(make_member) -> Client:
+def client(make_member, settings) -> Client:
+    settings.IMPORT_DAILY_LIMIT = 10_000  # one member makes every example's import
     member = make_member()
     client = Client()
     client.force_login(member)
@@ -95,6 +96,8 @@ def test_the_upload_view_answers_every_record(client: Client, data: bytes, as_fi
     if answer.status_code == 302:
         event("imported")
         assert ImportedGame.objects.count() == before + 1
+        game = ImportedGame.objects.latest("id")
+        assert tasks.analyse_import(game.pk) == "done"  # as the worker does, after the request
         assert client.get(answer["Location"]).status_code == 200
     else:
         event("refused")

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from imports import services
+from imports import services, tasks
 from imports.access import ImportedGameNotFound, access_imported_game
 from imports.errors import (
     ImportedGameMissing,
@@ -35,9 +35,13 @@ SHORT = (
 
 
 def import_(owner, data=SHORT, **kw) -> ImportedGame:
+    """Import and analyse (as the worker does), so the member may import again at once."""
     kw.setdefault("ruleset", "classic")
     kw.setdefault("lexicon", "enable")
-    return services.import_game(owner=owner, data=data, **kw)
+    game = services.import_game(owner=owner, data=data, **kw)
+    tasks.analyse_import(game.pk)
+    game.refresh_from_db()
+    return game
 
 
 # ---------------------------------------------------------------- the services
@@ -168,6 +172,7 @@ def test_upload_a_file_and_see_the_replay(make_member) -> None:
     game = ImportedGame.objects.get()
     assert answer.status_code == 302
     assert answer["Location"] == reverse("imports:game", args=[game.pk])
+    tasks.analyse_import(game.pk)  # as the worker does, after the request
     page = client.get(answer["Location"]).content.decode()
     assert "Not in ENABLE: CRAMESY." in page
     assert "Best play: <strong>H3 CYMARS</strong> +34" in page

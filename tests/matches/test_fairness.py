@@ -107,9 +107,7 @@ def test_the_chain_is_published_alike_in_the_replay_the_api_and_the_gcg(
     # Written back and read again (the engine keeps pragmas it does not know), and imported.
     again = parse_gcg(format_gcg(record))
     assert again.pragmas == record.pragmas
-    imported = import_game(
-        owner=alice, data=gcg, ruleset="word-duel", lexicon="enable", analysis_seconds=0.1
-    )
+    imported = import_game(owner=alice, data=gcg, ruleset="word-duel", lexicon="enable")
     assert parse_gcg(imported.record_text).pragmas == record.pragmas
     assert len(imported.replay["turns"]) >= len(hashes)
 

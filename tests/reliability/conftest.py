@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -87,8 +87,11 @@ def start_worker(
     """Start Celery workers with the throwaway Redis as broker; all are stopped at the end."""
     started: list[CeleryWorker] = []
 
-    def start(name: str, **env: str) -> CeleryWorker:
-        """A worker named ``name``; ``env`` adds to its environment (e.g. an SMTP server)."""
+    def start(
+        name: str, *, queues: Sequence[str] = (), beat: bool = False, **env: str
+    ) -> CeleryWorker:
+        """A worker named ``name`` reading ``queues`` (every queue when none is named), with
+        beat when ``beat``; ``env`` adds to its environment (e.g. an SMTP server)."""
         app_name = f"{layer_prefix}-worker-{name}"
         worker = CeleryWorker(
             service_env(
@@ -97,6 +100,8 @@ def start_worker(
             tmp_path / f"worker-{name}.log",
             name=name,
             app_name=app_name,
+            queues=queues,
+            beat_schedule=tmp_path / f"beat-{name}" if beat else None,
         )
         started.append(worker)
         worker.start()

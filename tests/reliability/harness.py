@@ -402,20 +402,37 @@ class DaphneServer(_ProcessGroup):
 
 
 class CeleryWorker(_ProcessGroup):
-    """``celery worker`` (solo pool, no beat) for the test database; killable mid-task."""
+    """``celery worker`` (solo pool) for the test database; killable mid-task.
+
+    It reads every queue of the app (the default one, web pushes' and imports'), or only
+    ``queues`` (names, as ``wordduel.celery.queue_name`` gives them); with ``beat_schedule``
+    it runs beat too (``-B``), keeping beat's schedule in that file.
+    """
 
     grace = 20  # a warm shutdown finishes its task
 
     def __init__(
-        self, env: dict[str, str], log_path: Path, *, name: str, app_name: str = ""
+        self,
+        env: dict[str, str],
+        log_path: Path,
+        *,
+        name: str,
+        app_name: str = "",
+        queues: Sequence[str] = (),
+        beat_schedule: Path | None = None,
     ) -> None:
         self.env = env
         self.app_name = app_name
         self.log_path = log_path
         self.name = name
+        self.queues = list(queues)
+        self.beat_schedule = beat_schedule
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
+        options = [f"--queues={','.join(self.queues)}"] if self.queues else []
+        if self.beat_schedule is not None:
+            options += ["--beat", f"--schedule={self.beat_schedule}"]
         with self.log_path.open("ab") as log:
             self.process = spawn(
                 [
@@ -432,6 +449,7 @@ class CeleryWorker(_ProcessGroup):
                     "--without-heartbeat",
                     "-n",
                     f"{self.name}@%h",
+                    *options,
                 ],
                 cwd=ROOT,
                 env=self.env,

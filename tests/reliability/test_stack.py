@@ -1,13 +1,14 @@
 """`make stack`, tested: the production shape started, played through, broken, restored.
 
-``scripts/stack.py`` starts Caddy (TLS from a local certificate), two Daphne processes, a
-Celery worker and beat, with production settings (DEBUG off, a generated secret, hashed
-static files), on this run's test database and on the machine's Redis under prefixes of
-this test's own. Through the proxy only, over HTTPS and WSS, the test:
+``scripts/stack.py`` starts Caddy (TLS from a local certificate), two Daphne processes,
+three Celery workers (the default queue's, web pushes', imports') and beat, with production
+settings (DEBUG off, a generated secret, hashed static files), on this run's test database
+and on the machine's Redis under prefixes of this test's own. Through the proxy only, over
+HTTPS and WSS, the test:
 
 * reads ``/healthz`` reporting every part well (web, database, Redis, a worker answering a
-  ping, beat's recent tick), naming the host and process that answered only to the
-  operator's token;
+  ping, beat's recent tick, no web push late), naming the host and process that answered
+  only to the operator's token;
 * finds hashed static files cached for a year (with nosniff and HSTS, as the web processes'
   answers have them), a body over the limit refused by the proxy,
   a forged X-Forwarded-For ignored (the request's log line names the real peer) and the
@@ -261,16 +262,19 @@ def test_the_production_stack_serves_plays_survives_a_daphne_and_restores(
     started = time.monotonic()
     state = stack.state
     pids = state["pids"]
-    assert set(pids) == {"proxy", "web-1", "web-2", "worker", "beat"}
+    workers = {"worker", "push-worker", "import-worker"}
+    assert set(pids) == {"proxy", "web-1", "web-2", "beat", *workers}
 
     # Every part reported well, through the proxy.
     status, body = healthz(stack)
     assert status == 200, body
     assert body["status"] == "ok"
-    for part in ("web", "database", "channel_layer", "worker", "beat"):
+    for part in ("web", "database", "channel_layer", "worker", "beat", "push"):
         assert body[part]["ok"] is True, (part, body)
     assert body["database"]["detail"] == "postgresql"
-    assert body["worker"]["node"] == f"{state['prefix']}-worker@{socket.gethostname()}"
+    assert body["worker"]["node"] in {
+        f"{state['prefix']}-{name}@{socket.gethostname()}" for name in workers
+    }
     assert body["beat"]["age_seconds"] < 10
     assert int(body["web"]["process"].rsplit(":", 1)[1]) in {pids["web-1"], pids["web-2"]}
     # The public is told how each part is, not which host or process answered.
