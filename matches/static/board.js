@@ -509,8 +509,8 @@ function start(root) {
         if (isFriendlyEnd(state.live)) renderRematch("none");
         break;
       case "fairness":
-        // The bag check's record, now the seed is public: a player waits for their own.
-        if (!state.live || (seated() && frame.data.your_seat === null)) break;
+        // The bag check's record, now the seed and the whole record are public.
+        if (!state.live) break;
         document.dispatchEvent(new CustomEvent("wordduel:fairness", { detail: frame.data }));
         break;
       case "rematch":
@@ -943,15 +943,23 @@ function start(root) {
 
   // ------------------------------------------------------------------ drawing the rest
 
-  function moveWhat(move) {
+  // ``swapped``: the letters a swap returned, once the game is over and its record public.
+  function moveWhat(move, swapped) {
     if (move.kind === "play") {
       const words = move.words.map((w) => (w.tiles || w.word || "").toUpperCase());
       const at = move.words[0] && move.words[0].position ? ` at ${move.words[0].position}` : "";
       return `played ${words.join(", ")}${at} for ${move.score}`;
     }
-    if (move.kind === "swap") return `swapped ${plural(move.swap_count, "tile")}`;
+    if (move.kind === "swap") return swapped ? `swapped ${spell(swapped)}` : `swapped ${plural(move.swap_count, "tile")}`;
     return "passed";
   }
+
+  // Tiles as letters for reading: "A E ?" is "A E blank".
+  const spell = (tiles) => Array.from(tiles, (t) => (t === "?" ? "blank" : t)).join(" ");
+
+  // A replay step of a finished game carries every turn's tiles (the whole record is public
+  // after the end); while a game is played, none.
+  const replayTiles = () => new Map(((state.replay && state.replay.turn_tiles) || []).map((t) => [t.number, t]));
 
   function describeMove(move, seats) {
     const seat = seats.find((s) => s.position === move.position);
@@ -1138,6 +1146,9 @@ function start(root) {
           make("span", { class: "score", text: seat.score }), " points · ",
           make("span", { class: "rack-count", text: plural(seat.rack_count, "tile") }), " on the rack",
         );
+        // A finished game's replay shows every seat's rack at that step.
+        const rack = state.replay && state.replay.racks && state.replay.racks[seat.position];
+        if (rack) li.append(": ", make("span", { class: "rack-letters", text: spell(rack) || "none" }));
         if (toMove) li.append(" ", make("span", { class: "badge", text: "to move" }));
       } else {
         li.append(make("span", { class: "muted", text: "Free" }));
@@ -1163,7 +1174,9 @@ function start(root) {
       return;
     }
     const list = make("ol", { class: "moves", id: "moves" });
+    const tiles = replayTiles();
     for (const move of shown.moves) {
+      const held = tiles.get(move.number);
       const seat = shown.seats.find((s) => s.position === move.position);
       const link = new URL(location.href);
       link.searchParams.set("turn", move.number);
@@ -1172,7 +1185,8 @@ function start(root) {
         make("strong", { text: seatName(seat) }), " ",
         make("span", { class: "muted", text: `(${seat.label})` }), " ",
         make("a", { href: link.pathname + link.search, class: "step", "data-turn": move.number,
-          title: "Show the board after this move", text: moveWhat(move) }), " ",
+          title: "Show the board after this move", text: moveWhat(move, held && held.swapped) }), " ",
+        held ? make("span", { class: "muted rack-before", text: `from ${spell(held.rack_before)} ` }) : null,
         make("span", { class: "muted", text: `· ${move.totals[0]}–${move.totals[1]}` }));
       if (current !== null && move.number > current) li.classList.add("future");
       list.append(li);
@@ -1254,7 +1268,11 @@ function start(root) {
         text = `Replay: the board after move ${at} of ${count}, the last. `
           + `Final score after the end-of-game rack adjustments: ${scores}.`;
       }
-      if (r.rack) text += ` Your rack then: ${r.rack.map((t) => (t === "?" ? "blank" : t)).join(" ")}.`;
+      if (r.racks) {
+        text += ` Racks then: ${r.seats.map((s) => `${seatName(s)} ${spell(r.racks[s.position]) || "none"}`).join("; ")}.`;
+      } else if (r.rack) {
+        text += ` Your rack then: ${spell(r.rack)}.`;
+      }
       el.replayBanner.textContent = text;
     }
     renderAnalysis(state.replay && state.replay.analysis);
