@@ -94,6 +94,15 @@ format: $(STAMP)
 test: $(STAMP) test-packages lint
 	scripts/with-services.sh scripts/test-suite.sh $(BIN)/python
 
+# Secrecy proven by two worlds (docs/RULES.md, section 5; tests/secrecy): every viewer gets
+# the same bytes on every channel from two matches that differ only in what the policy keeps
+# from them, and a leak planted in each channel, in three spellings, is caught. On both
+# cores, the tests that share worlds in one process (--dist loadgroup).
+.PHONY: secrecy
+secrecy: $(STAMP)
+	scripts/with-services.sh $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 \
+	  --dist loadgroup tests/secrecy
+
 # The fault/soak/fuzz suite alone: the short profile (as in `make test`) ...
 reliability: $(STAMP) test-packages
 	scripts/with-services.sh $(BIN)/python -m pytest tests/reliability

@@ -6,4 +6,5 @@ class AccountsConfig(AppConfig):
     verbose_name = "Members"
 
     def ready(self) -> None:
-        from accounts import lockouts  # noqa: F401, PLC0415  (connects the failure count)
+        # The failures counted per address; a sign-out closing the session's sockets.
+        from accounts import lockouts, sessions  # noqa: F401, PLC0415

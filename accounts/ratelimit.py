@@ -1,11 +1,14 @@
 """Fixed-window rate limits kept in the cache (Redis in deployments), shared by every process.
 
-Used where flooding is cheap for an attacker: sign-up, and failed sign-ins per address (those
-per account are django-axes's).
+Used where flooding is cheap for an attacker: sign-up, failed sign-ins per address (those per
+account are django-axes's), and new websockets and ``sync`` frames per address
+(:mod:`matches.floodgate`). An address is limited as its :func:`address_scope`: an IPv6
+client's whole /64 counts as one address.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 
 from axes.helpers import get_client_ip_address
@@ -45,8 +48,24 @@ def client_address(request: HttpRequest) -> str:
     return get_client_ip_address(request) or "unknown"
 
 
+def address_scope(address: str) -> str:
+    """What one client address is limited as: an IPv4 address itself, and an IPv6 address's
+    whole /64 (a host picks addresses in its /64 at will, so each would otherwise be a fresh
+    allowance); an IPv4 address written as IPv6 (``::ffff:a.b.c.d``) is that IPv4 address.
+    Anything that is not an address (``unknown``, a member's key) is left as it is."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(parsed), 64), strict=False))
+    return str(parsed)
+
+
 def _key(limit: Limit, key: str) -> str:
-    return f"ratelimit:{limit.name}:{key}"
+    return f"ratelimit:{limit.name}:{address_scope(key)}"
 
 
 def spent(limit: Limit, key: str) -> bool:

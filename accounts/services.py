@@ -23,6 +23,7 @@ from accounts.errors import (
 )
 from accounts.models import BIO_LENGTH, NAME_TAKEN, Club, Invitation, Member
 from accounts.names import display_name_refusal, skeleton
+from matches.events import publish_sign_out_on_commit
 from matches.services.common import require_organiser
 
 SIGN_UP_BY_INVITATION = "Sign-up is by invitation only: use the link an organiser gave you."
@@ -155,11 +156,12 @@ def membership_remove(
     *, organiser: Any, member_id: int, reason: str = "", substitute_id: int | None = None
 ) -> Member:
     """Take an approved member out of the club: they keep their account and records but no
-    longer see members-only matches, sit or appear in pickers. Every fixture of theirs not
-    yet over is settled as RULES.md section 3 says (``matches.services.organising.
-    member_withdraw``): the ``substitute`` takes their seats where they have not moved yet;
-    otherwise a fixture not kicked off is cancelled and a live match lost. Locks the member,
-    then each of their fixtures; one transaction, so a refusal changes nothing."""
+    longer see members-only matches, sit or appear in pickers, and their open sockets close
+    once it commits. Every fixture of theirs not yet over is settled as RULES.md section 3
+    says (``matches.services.organising.member_withdraw``): the ``substitute`` takes their
+    seats where they have not moved yet; otherwise a fixture not kicked off is cancelled and
+    a live match lost. Locks the member, then each of their fixtures; one transaction, so a
+    refusal changes nothing."""
     from matches.services.organising import member_withdraw  # noqa: PLC0415
 
     require_organiser(organiser)
@@ -179,6 +181,7 @@ def membership_remove(
             reason=reason.strip() or REMOVAL_REASON,
             substitute_id=substitute_id,
         )
+        publish_sign_out_on_commit(member_id=member.pk)
     return member
 
 
@@ -316,13 +319,15 @@ def account_update_profile(
 
 
 def account_sign_out_elsewhere(*, member: Member) -> Member:
-    """End every session of the member (and the sockets on them) by changing the session
-    epoch; the caller keeps its own with ``update_session_auth_hash``. Locks the member."""
+    """End every session of the member by changing the session epoch, and close the sockets
+    on them once it commits; the caller keeps its own with ``update_session_auth_hash``.
+    Locks the member."""
     with transaction.atomic():
         locked = _locked_member(member.pk)
         assert locked is not None
         locked.session_epoch = secrets.token_hex(8)
         locked.save(update_fields=["session_epoch"])
+        publish_sign_out_on_commit(member_id=locked.pk)
     return locked
 
 
@@ -358,6 +363,7 @@ def account_delete(*, member: Member) -> list[int]:
         locked.user_permissions.clear()
         locked.groups.clear()
         _forget_personal_rows(locked)
+        publish_sign_out_on_commit(member_id=locked.pk)  # its sockets close
     return settled
 
 
@@ -371,6 +377,10 @@ def _forget_personal_rows(member: Member) -> None:
         PushSubscription,
     )
 
+    # A worker deciding one of these notices' deliveries holds its row: wait for it to commit
+    # before looking for the deliveries to delete, and keep the rest from adding any since
+    # (the worker then finds its notice gone and sends nothing).
+    list(Notice.objects.select_for_update().filter(member=member).values_list("pk", flat=True))
     for model in (NotificationSettings, PushSubscription, CalendarFeed, Notice):
         model.objects.filter(member=member).delete()
     ImportedGame.objects.filter(owner=member).delete()

@@ -1,8 +1,13 @@
 """Websockets and sessions: who is signed in to a session now (Django's own check, for
-callers without a request), and the middleware that gives a socket its session.
+callers without a request), the middleware that gives a socket its session, and the sign-outs
+that close sockets.
 
 A websocket keeps the cookie it connected with; each request on it asks here whether that
 session still belongs to the same member (not expired, not signed out, password unchanged).
+Whatever ends sessions also tells the member's sockets at once, after it commits
+(:func:`matches.events.publish_sign_out_on_commit`): the account services (signing out
+elsewhere, deleting, an organiser's removal), Django's password change and reset pages
+(:class:`PasswordChangeView`, :class:`PasswordResetConfirmView`), and signing out.
 """
 
 from __future__ import annotations
@@ -17,11 +22,16 @@ from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionM
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth import get_user_model
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
 from django.db.models import Subquery
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from matches.events import publish_sign_out_on_commit
 from wordduel.prepared import PreparedQuery
 
 #: The backends whose ``get_user`` depends on the member's row alone, so that Django's answer
@@ -97,7 +107,9 @@ class SignedInCheck:
     both rows in one prepared statement; while both are exactly as they were when Django last
     said yes, that answer stands, and the member just read is returned. Anything else (signed
     out, expired, the password or the epoch changed, the member edited or deactivated, another
-    backend) asks Django again. One per socket: its requests are answered one at a time.
+    backend) asks Django again. One per socket; two checks of it may run at once (a request's
+    and a rack's): what it remembers is only which rows Django found signed in, which stays
+    true whichever check wrote it last.
     """
 
     def __init__(self, *, session_key: str | None, member_id: int) -> None:
@@ -139,3 +151,36 @@ class SignedInCheck:
 def _row_of(member: Any) -> tuple[Any, ...]:
     """Every column of the member's row, as read."""
     return tuple(getattr(member, field.attname) for field in member._meta.concrete_fields)
+
+
+# ------------------------------------------------------------------ sign-outs close sockets
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change; the member's sockets on every session it ended close (this
+    session's too: Django gives it a new key, and a socket keeps the key it connected with)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        publish_sign_out_on_commit(member_id=form.user.pk)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's password reset by a mailed link; the member's sockets close, as every session
+    of theirs has ended."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        publish_sign_out_on_commit(member_id=form.user.pk)
+        return response
+
+
+@receiver(user_logged_out, dispatch_uid="accounts.sessions.close_the_sessions_sockets")
+def close_the_sessions_sockets(
+    sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any
+) -> None:
+    """Signing out ends this session: its sockets close (the member's others stay open)."""
+    session_key = request.session.session_key if request is not None else None
+    if user is not None and user.pk is not None and session_key:
+        publish_sign_out_on_commit(member_id=user.pk, session_key=session_key)

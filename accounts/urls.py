@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import organiser_views, self_service, views
+from accounts import organiser_views, self_service, sessions, views
 from accounts.forms import VerifiedEmailPasswordResetForm
 
 app_name = "accounts"
@@ -18,10 +18,11 @@ urlpatterns = [
     path("sign-out-elsewhere/", self_service.sign_out_elsewhere, name="sign-out-elsewhere"),
     path("my-data/", self_service.download_data, name="my-data"),
     path("delete/", self_service.delete_account, name="delete"),
-    # Django's own password views, with the site's templates.
+    # Django's own password views, with the site's templates (changing the password closes
+    # the member's sockets: accounts/sessions.py).
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(
+        sessions.PasswordChangeView.as_view(
             template_name="accounts/password_change.html",
             success_url=reverse_lazy("accounts:password-change-done"),
         ),
@@ -50,7 +51,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
+        sessions.PasswordResetConfirmView.as_view(
             template_name="accounts/password_reset_confirm.html",
             success_url=reverse_lazy("accounts:password-reset-complete"),
         ),

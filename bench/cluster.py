@@ -240,6 +240,9 @@ class Cluster:
         env.update(
             WEBSOCKET_ALLOWED_ORIGINS=",".join(f"http://127.0.0.1:{port}" for port in ports),
             WS_MAX_SOCKETS_PER_ADDRESS="1000000",
+            WS_NEW_SOCKETS_PER_MINUTE="1000000",
+            WS_SYNCS_PER_MINUTE_PER_ADDRESS="1000000",
+            WS_SYNCS_PER_MINUTE_PER_SOCKET="1000000",
         )
         for port in ports:
             proc = subprocess.Popen(

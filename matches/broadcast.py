@@ -23,6 +23,11 @@ cancelled receive loses nothing; the stop keeps any other core-layer setup safe 
 
 The layer forgets a group member after ``group_expiry`` (a day by default), so the process
 joins the group again every quarter of that: a socket left open for days keeps its news.
+
+Sign-outs travel the same way: a process with a signed-in socket subscribes once to
+``SIGN_OUTS_GROUP`` and hands each sign-out, synchronously, to that member's sockets
+(:meth:`Watcher.signed_out`), so that each stops relaying news before this process's reader
+hands it anything more.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from matches.events import match_group, news_items
+from matches.events import SIGN_OUTS_GROUP, match_group, news_items, sign_out_items
 
 logger = logging.getLogger(__name__)
 
@@ -58,21 +64,34 @@ class Watcher(Protocol):
     async def match_private(self, message: dict[str, Any]) -> None:
         """Relay one seat's rack to its own member's socket."""
 
+    def signed_out(self, message: dict[str, Any]) -> None:
+        """Some session of the watcher's member ended, or their membership did: stop relaying
+        news at once (this call does not wait) and check whether this socket's still stand."""
+
     async def news_lost(self) -> None:
         """The subscription broke: close the socket (code :data:`CLOSE_NEWS_LOST`) so that
         its client reconnects and resyncs."""
 
 
 class _Subscription:
-    """The process's subscription to one match: its channel, its reader, its watchers.
+    """The process's subscription to one group (a match's news, or the sign-outs): its
+    channel, its reader, its watchers.
 
     ``watchers`` maps each watcher to ``None`` once it hears news live, or to the list of
     messages held for it until its snapshot has been sent.
     """
 
-    def __init__(self, layer: Any, match_id: int, *, rejoin_every: float | None = None) -> None:
+    def __init__(
+        self,
+        layer: Any,
+        group: str,
+        *,
+        items: Callable[[dict[str, Any]], Sequence[Any]] = news_items,
+        rejoin_every: float | None = None,
+    ) -> None:
         self.layer = layer
-        self.match_id = match_id
+        self.group = group
+        self.items = items
         self.channel: str | None = None
         self.watchers: dict[Watcher, list[dict[str, Any]] | None] = {}
         self.subscribed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -89,27 +108,27 @@ class _Subscription:
         while True:
             await asyncio.sleep(every)
             try:
-                await self.layer.group_add(match_group(self.match_id), self.channel)
+                await self.layer.group_add(self.group, self.channel)
             except Exception:  # the reader notices a layer that is gone; try again later
-                logger.exception("could not renew the news of match %s", self.match_id)
+                logger.exception("could not renew the subscription to %s", self.group)
 
     async def _read(self) -> None:
         try:
             # A process channel like its sockets' own (the default prefix): channels-redis
             # reads all of them with one blocking pop, so none waits behind another's.
             self.channel = await self.layer.new_channel()
-            await self.layer.group_add(match_group(self.match_id), self.channel)
+            await self.layer.group_add(self.group, self.channel)
             self.subscribed.set_result(None)
             while True:
                 message = await self.layer.receive(self.channel)
                 if message.get("type") == STOP:
                     return
-                for item in news_items(message):  # a change's news, in order
+                for item in self.items(message):  # a change's news, in order
                     await self._deliver(dict(item))
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the layer is gone: these sockets would hear nothing more
-            logger.exception("news of match %s lost; closing its sockets", self.match_id)
+            logger.exception("%s lost; closing its sockets", self.group)
             self.rejoiner.cancel()
             if not self.subscribed.done():
                 self.subscribed.set_exception(error)
@@ -117,7 +136,7 @@ class _Subscription:
                 try:
                     await watcher.news_lost()
                 except Exception:
-                    logger.exception("could not close a socket of match %s", self.match_id)
+                    logger.exception("could not close a socket of %s", self.group)
 
     async def end(self) -> None:
         """Leave the group, stop the reader between two receives, and wait until it has.
@@ -130,14 +149,14 @@ class _Subscription:
         try:
             # A reader still joining the group is not receiving: cancelling it loses nothing.
             if subscribed and not self.reader.done():
-                await self.layer.group_discard(match_group(self.match_id), self.channel)
+                await self.layer.group_discard(self.group, self.channel)
                 await self.layer.send(self.channel, {"type": STOP})
                 await asyncio.wait_for(asyncio.shield(self.reader), STOP_WAIT_SECONDS)
         except asyncio.CancelledError:
             self.reader.cancel()
             raise
         except Exception:  # noqa: BLE001 - a layer gone, or a stop never delivered: cancel
-            logger.warning("news of match %s: reader stopped by cancelling it", self.match_id)
+            logger.warning("%s: reader stopped by cancelling it", self.group)
         finally:
             if not self.reader.done():
                 self.reader.cancel()
@@ -145,6 +164,9 @@ class _Subscription:
 
     async def _deliver(self, message: dict[str, Any]) -> None:
         """Hand one item of news to its watchers (held for those still awaiting a snapshot)."""
+        if message.get("type") == "member.signed_out":
+            _tell_signed_out(list(self.watchers), message)
+            return
         recipients = []
         for watcher, held in self.watchers.items():
             if not _addressed_to(message, watcher):
@@ -169,6 +191,17 @@ def _addressed_to(message: dict[str, Any], watcher: Watcher) -> bool:
     return member_id is not None and member_id == watcher.member_id
 
 
+def _tell_signed_out(watchers: list[Watcher], message: dict[str, Any]) -> None:
+    """Each of the member's sockets, in this one step of the loop: none relays anything more
+    before it has checked its session."""
+    for watcher in watchers:
+        if watcher.member_id is not None and watcher.member_id == message.get("member_id"):
+            try:
+                watcher.signed_out(message)
+            except Exception:  # one socket's trouble is not the others'
+                logger.exception("could not tell a socket of a sign-out")
+
+
 async def _relay(watcher: Watcher, message: dict[str, Any]) -> None:
     try:
         if message.get("type") == "match.private":
@@ -186,6 +219,8 @@ class MatchNews:
         self.layer = layer
         self.rejoin_every = rejoin_every  # None: a quarter of the layer's group_expiry
         self.subscriptions: dict[int, _Subscription] = {}
+        #: The subscription to the members' sign-outs, while a signed-in socket is open.
+        self.sign_outs: _Subscription | None = None
         #: Subscriptions being ended in the background (by :meth:`abandon`).
         self.ending: set[asyncio.Task[None]] = set()
 
@@ -193,7 +228,9 @@ class MatchNews:
         """Subscribe ``watcher`` to the match's news, held until :meth:`release`."""
         subscription = self.subscriptions.get(match_id)
         if subscription is None or subscription.reader.done():
-            subscription = _Subscription(self.layer, match_id, rejoin_every=self.rejoin_every)
+            subscription = _Subscription(
+                self.layer, match_group(match_id), rejoin_every=self.rejoin_every
+            )
             self.subscriptions[match_id] = subscription
         subscription.watchers[watcher] = []
         try:
@@ -223,14 +260,57 @@ class MatchNews:
         was the last, the subscription ends in the background, as :meth:`leave` ends it."""
         subscription = self._forget(match_id, watcher)
         if subscription is not None:
-            task = asyncio.ensure_future(subscription.end())
-            self.ending.add(task)
-            task.add_done_callback(self.ending.discard)
+            self._end_in_background(subscription)
+
+    async def join_sign_outs(self, watcher: Watcher) -> None:
+        """Tell ``watcher`` of its member's sign-outs from now on (once this returns, none
+        published later is missed)."""
+        subscription = self.sign_outs
+        if subscription is None or subscription.reader.done():
+            subscription = self.sign_outs = _Subscription(
+                self.layer, SIGN_OUTS_GROUP, items=sign_out_items, rejoin_every=self.rejoin_every
+            )
+        subscription.watchers[watcher] = None
+        try:
+            await asyncio.shield(subscription.subscribed)
+        except BaseException:
+            self.abandon_sign_outs(watcher)
+            raise
+
+    async def leave_sign_outs(self, watcher: Watcher) -> None:
+        """No more sign-outs for ``watcher``; the last one out ends the subscription."""
+        subscription = self._forget_sign_outs(watcher)
+        if subscription is not None:
+            await subscription.end()
+
+    def abandon_sign_outs(self, watcher: Watcher) -> None:
+        """:meth:`leave_sign_outs` without waiting (a connection cancelled mid-way)."""
+        subscription = self._forget_sign_outs(watcher)
+        if subscription is not None:
+            self._end_in_background(subscription)
+
+    def _forget_sign_outs(self, watcher: Watcher) -> _Subscription | None:
+        subscription = self.sign_outs
+        if subscription is None or watcher not in subscription.watchers:
+            return None
+        del subscription.watchers[watcher]
+        if subscription.watchers:
+            return None
+        self.sign_outs = None
+        return subscription
+
+    def _end_in_background(self, subscription: _Subscription) -> None:
+        task = asyncio.ensure_future(subscription.end())
+        self.ending.add(task)
+        task.add_done_callback(self.ending.discard)
 
     async def close(self) -> None:
         """End every subscription of this loop and wait for all of them (loop shutdown)."""
         subscriptions = list(self.subscriptions.values())
         self.subscriptions.clear()
+        if self.sign_outs is not None:
+            subscriptions.append(self.sign_outs)
+            self.sign_outs = None
         await asyncio.gather(
             *(subscription.end() for subscription in subscriptions),
             *list(self.ending),

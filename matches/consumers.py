@@ -8,13 +8,23 @@ the event loop never waits on the database and no row lock is ever held across a
 (:mod:`matches.broadcast`); the socket has no channel-layer channel of its own.
 
 Frames are counted as they arrive (:mod:`matches.floodgate`) and answered in order, one at a
-time, by the connection's own worker task.
+time, by the connection's own worker task. A client address (an IPv6 client's /64) holds a
+slot per open socket, counted across every web process, and its new sockets and ``sync``
+frames a minute are counted there too.
+
+A signed-in socket stands only while the session it connected with does, and, if it was a
+club member's, while they still are one: checked in the worker thread of every request,
+before a rack is relayed, and at once when the member's sign-out arrives (the process's one
+subscription to them, :mod:`matches.broadcast`), which holds the socket's news until the
+check is done. Once either has ended, the socket says why (``signed_out`` or
+``membership_ended``) and closes (4401).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
@@ -24,16 +34,25 @@ from autobahn.exception import Disconnected as SocketClosed
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 
+from accounts import ratelimit
 from accounts.sessions import SignedInCheck
 from matches import services, visibility
 from matches.broadcast import CLOSE_NEWS_LOST, news_for
 from matches.engine import Move
-from matches.events import PrivateNews, PublicNews
-from matches.floodgate import SOCKETS_BY_ADDRESS, FloodGate, Verdict
+from matches.events import PrivateNews, PublicNews, SignedOut, session_digest
+from matches.floodgate import (
+    Admission,
+    FloodGate,
+    SyncAllowance,
+    Verdict,
+    admit_socket,
+    slot_keeper,
+    socket_slots,
+    sync_allowed,
+)
 from matches.protocol import CommitRequest, ProtocolError, Request, move_of, parse_frame
 from matches.schemas import (
     AcceptedAck,
@@ -55,12 +74,16 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: Close codes (4000-4999 are the application's own).
+CLOSE_SIGNED_OUT = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
 CLOSE_TOO_MANY_SOCKETS = 4430
+CLOSE_TOO_MANY_NEW_SOCKETS = 4431
 
-SIGNED_OUT = ("signed_out", "Your session has expired. Sign in again.")
+SIGNED_OUT = ("signed_out", "Your session has ended. Sign in again.")
+MEMBERSHIP_ENDED = ("membership_ended", "You are no longer a member of the club.")
+SYNC_LIMITED = ("sync_limited", "Too many sync requests. Wait a minute; the news keeps coming.")
 SIGN_IN_TO_PLAY = ("sign_in_required", "Only signed-in members can play. Sign in first.")
 SIGN_IN_TO_SIT = ("sign_in_required", "Only signed-in members can take a seat. Sign in first.")
 RATE_LIMITED = ("rate_limited", "Too many messages. Slow down; this one was not read.")
@@ -90,13 +113,63 @@ def _then_close(func: Callable[..., T], kwargs: dict[str, Any]) -> T:
         close_old_connections()
 
 
-def as_member(*, service: Callable[..., T], signed_in: SignedInCheck, **kwargs: Any) -> T | None:
-    """The session check and the service call in one worker-thread call (one hop, one
-    connection check): None, changing nothing, if the member is no longer signed in."""
+class SignInEnded(Exception):
+    """The socket's session, or its member's club membership, has ended: ``reason`` is the
+    error it is told before it closes."""
+
+    def __init__(self, reason: tuple[str, str]) -> None:
+        super().__init__(reason[1])
+        self.reason = reason
+
+
+def standing_member(*, signed_in: SignedInCheck, club_member: bool) -> Any:
+    """The socket's member, freshly read, while the session it connected with stands and (if
+    it was a club member's) they still are one; else :class:`SignInEnded`."""
     member = signed_in.member()
     if member is None:
-        return None
+        raise SignInEnded(SIGNED_OUT)
+    if club_member and not visibility.is_club_member(member):
+        raise SignInEnded(MEMBERSHIP_ENDED)
+    return member
+
+
+def as_member(
+    *, service: Callable[..., T], signed_in: SignedInCheck, club_member: bool, **kwargs: Any
+) -> T:
+    """The standing check and the service call in one worker-thread call (one hop, one
+    connection check): :class:`SignInEnded`, changing nothing, if the socket no longer
+    stands."""
+    member = standing_member(signed_in=signed_in, club_member=club_member)
     return service(member=member, **kwargs)
+
+
+def admitted_access(
+    *, user: Any, match_id: int, key: str | None, signed_in: SignedInCheck | None
+) -> tuple[Any, visibility.MatchAccess]:
+    """A connecting socket's first read: its member still standing (read after the socket
+    listens for sign-outs, so none falls between) and the match as they may reach it."""
+    if signed_in is not None:
+        user = standing_member(signed_in=signed_in, club_member=visibility.is_club_member(user))
+    return user, visibility.access_match(user=user, match_id=match_id, key=key)
+
+
+def access_for_sync(
+    *,
+    address: str,
+    user: Any,
+    match_id: int,
+    key: str | None,
+    signed_in: SignedInCheck | None,
+    club_member: bool,
+) -> tuple[Any, visibility.MatchAccess | None]:
+    """A ``sync``'s read, in one worker-thread call: the member still standing (else
+    :class:`SignInEnded`), then the match as they may see it, if the address's minute of
+    syncs is not spent (None)."""
+    if signed_in is not None:
+        user = standing_member(signed_in=signed_in, club_member=club_member)
+    if not sync_allowed(address):
+        return user, None
+    return user, visibility.access_match(user=user, match_id=match_id, key=key)
 
 
 def _key_from_query(query_string: bytes) -> str | None:
@@ -115,6 +188,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
     key: str | None
     user: Any
     member_id: int | None
+    #: The session or the membership has ended: told, closing, relaying nothing more.
+    ended = False
+    #: Closed (or closing): nothing more is sent on the socket.
+    closing = False
+    #: Listening for the member's sign-outs (:meth:`MatchNews.join_sign_outs`).
+    hears_sign_outs = False
+    #: The address's slot this socket holds (its scope, its id), until given back.
+    slot: tuple[str, str] | None = None
 
     # -- the connection -----------------------------------------------------------------------
 
@@ -124,30 +205,51 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user") or AnonymousUser()
         self.member_id = self.user.pk if self.user.is_authenticated else None
         session = self.scope.get("session")
-        self.signed_in = SignedInCheck(
-            session_key=session.session_key if session is not None else None,
-            member_id=self.member_id or 0,
-        )
-        self.signed_out = False
+        session_key = session.session_key if session is not None else None
+        self.signed_in = SignedInCheck(session_key=session_key, member_id=self.member_id or 0)
+        self.session = session_digest(session_key) if session_key else None
+        #: Whether the socket connected as a club member: then it stands only while one.
+        self.club_member = visibility.is_club_member(self.user)
+        #: Standing checks in flight that hold the news, the news held meanwhile, and
+        #: whether it is being let through (in order) now.
+        self.checks = 0
+        self.held: list[dict[str, Any]] = []
+        self.flushing = False
+        self.rechecks: set[asyncio.Task[None]] = set()
         self.flood = FloodGate.from_settings()
+        self.syncs = SyncAllowance.from_settings()
         self.inbox: asyncio.Queue[tuple[Verdict, dict[str, Any]]] = asyncio.Queue()
         self.flood_closed = False
         self.answering = False
         self.close_when_answered: int | None = None
         client = self.scope.get("client") or ("unknown", 0)
         self.address = str(client[0])
-        if not SOCKETS_BY_ADDRESS.take(self.address, settings.WS_MAX_SOCKETS_PER_ADDRESS):
-            await self._refuse_handshake(CLOSE_TOO_MANY_SOCKETS)
+        socket_id = uuid.uuid4().hex
+        # Named before it is taken: a connection cancelled meanwhile still gives it back.
+        self.slot = (ratelimit.address_scope(self.address), socket_id)
+        admission = await off_loop(admit_socket, address=self.address, socket_id=socket_id)
+        if admission is not Admission.ADMITTED:
+            self.slot = None
+            code = (
+                CLOSE_TOO_MANY_NEW_SOCKETS
+                if admission is Admission.TOO_MANY_NEW
+                else CLOSE_TOO_MANY_SOCKETS
+            )
+            await self._refuse_handshake(code)
             return
-        self.counted = True
+        slot_keeper().keep(self, *self.slot)
+        self.news = news_for(get_channel_layer())
+        if self.member_id is not None:
+            # Before its session is read again: a sign-out committed after that read is heard.
+            await self.news.join_sign_outs(self)
+            self.hears_sign_outs = True
         # Refused at once when the match is missing or hidden; the snapshot comes after the
         # subscription, so no news falls between them (what arrives meanwhile is held).
-        if await self._refused():
+        if await self._refused() or self.ended:
             return
-        self.news = news_for(get_channel_layer())
         await self.news.join(self.match_id, self)
         view = await self._view()
-        if view is None:
+        if view is None or self.ended:
             await self.news.leave(self.match_id, self)
             return
         await self._send(SnapshotFrame(reason="connect", snapshot=view))
@@ -155,8 +257,26 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.worker = asyncio.ensure_future(self._answer_in_order())
 
     async def _refused(self) -> bool:
-        """Close (accepted first, so the client sees the code) if it may not watch."""
-        return await self._access() is None
+        """Close (accepted first, so the client sees the code) if it may not watch, or if the
+        session it connected with has ended since the handshake read it."""
+        try:
+            self.user, _ = await off_loop(
+                admitted_access,
+                user=self.user,
+                match_id=self.match_id,
+                key=self.key,
+                signed_in=self.signed_in if self.member_id is not None else None,
+            )
+        except SignInEnded as ended:
+            await self._end(ended.reason)
+            return True
+        except visibility.MatchHidden:
+            await self._refuse_handshake(CLOSE_FORBIDDEN)
+            return True
+        except visibility.MatchNotFound:
+            await self._refuse_handshake(CLOSE_NOT_FOUND)
+            return True
+        return False
 
     async def _access(self) -> visibility.MatchAccess | None:
         """The match as this viewer may reach it now; None, and the socket closed with the
@@ -172,7 +292,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return None
 
     async def _refuse_handshake(self, code: int) -> None:
-        await self.accept()
+        if not self.accepted:
+            await self.accept()
         await self.close(code=code)
 
     async def _view(self) -> MatchView | None:
@@ -192,6 +313,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         self._accepted = True
         await super().accept(subprotocol=subprotocol, headers=headers)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        """Close once; nothing is sent on the socket after that."""
+        if self.closing:
+            return
+        self.closing = True
+        await super().close(code=code, reason=reason)
 
     async def disconnect(self, code: int) -> None:
         await self._stop()
@@ -215,22 +343,31 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._stop()
 
     async def _stop(self) -> None:
-        if getattr(self, "counted", False):
-            self.counted = False
-            SOCKETS_BY_ADDRESS.give_back(self.address)
-        worker = getattr(self, "worker", None)
-        if worker is not None and not worker.done():
-            worker.cancel()
-            await asyncio.gather(worker, return_exceptions=True)
+        self.ended = True  # relay nothing more
+        slot = self.slot
+        if slot is not None:
+            self.slot = None
+            slot_keeper().drop(self)
+            try:
+                await off_loop(socket_slots().give_back, scope=slot[0], socket_id=slot[1])
+            except Exception:
+                logger.warning("could not give back a socket's slot", exc_info=True)
+        for task in [getattr(self, "worker", None), *getattr(self, "rechecks", ())]:
+            if task is not None and not task.done() and task is not asyncio.current_task():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         if hasattr(self, "news"):
             await self.news.leave(self.match_id, self)
+            if getattr(self, "hears_sign_outs", False):
+                self.hears_sign_outs = False
+                await self.news.leave_sign_outs(self)
 
     # -- frames from the client ---------------------------------------------------------------
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
         """Count the frame as it arrives; the worker answers it in turn, and closes the socket
         (after the answers already due) once the client has ignored enough refusals."""
-        if not hasattr(self, "worker") or self.flood_closed:
+        if not hasattr(self, "worker") or self.flood_closed or self.ended:
             return  # a socket being refused, or one already told to go
         verdict = self.flood.arrive()
         if verdict is Verdict.CLOSE:
@@ -238,8 +375,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.inbox.put_nowait((verdict, message))
 
     async def _answer_in_order(self) -> None:
-        while True:
+        while not self.ended:
             verdict, message = await self.inbox.get()
+            if self.ended:
+                return
             if verdict is Verdict.CLOSE:
                 await self.close(code=CLOSE_TOO_MANY)
                 return
@@ -261,15 +400,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         try:
             request = parse_frame(text, data)
         except ProtocolError as problem:
-            if not await self._signed_in_or_told(problem.client_id):
+            if not await self._still_standing(problem.client_id):
                 return
             await self._error(problem.code, problem.message, client_id=problem.client_id)
             return
         client_id = request.id
-        try:
-            checks_its_own_session = isinstance(request, CommitRequest | ResignRequest)
-            if not checks_its_own_session and not await self._signed_in_or_told(client_id):
-                return  # (a commit or resign checks the session in its worker-thread call)
+        try:  # (each request checks the session in its own worker-thread call)
             if isinstance(request, SyncRequest):
                 await self._resync(request)
             elif isinstance(request, TakeSeatRequest):
@@ -286,16 +422,33 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._error(*SERVER_ERROR, client_id=client_id)
 
     async def _resync(self, request: SyncRequest) -> None:
+        if not self.syncs.take():
+            if await self._still_standing(request.id):  # (the session's answer comes first)
+                await self._error(*SYNC_LIMITED, client_id=request.id)
+            return
         try:
-            access = await off_loop(
-                visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
+            self.user, access = await off_loop(
+                access_for_sync,
+                address=self.address,
+                user=self.user,
+                match_id=self.match_id,
+                key=self.key,
+                signed_in=self.signed_in if self.member_id is not None else None,
+                club_member=self.club_member,
             )
+        except SignInEnded as ended:
+            await self._end(ended.reason, client_id=request.id)
+            return
         except visibility.MatchHidden:  # the viewing key was replaced since it connected
             await self._error(*KEY_REVOKED, client_id=request.id)
             await self.close(code=CLOSE_FORBIDDEN)
             return
         except visibility.MatchNotFound:
             raise services.MatchMissing(NO_SUCH_MATCH[1]) from None
+        self.club_member = self.club_member or visibility.is_club_member(self.user)
+        if access is None:
+            await self._error(*SYNC_LIMITED, client_id=request.id)
+            return
         view = visibility.match_view(access)
         await self._send(SnapshotFrame(reason="sync", snapshot=view, id=request.id))
 
@@ -392,21 +545,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _as_member(self, service: Callable[..., T], /, **kwargs: Any) -> T | None:
         """Call ``service`` as this socket's member, in one worker-thread call with the
-        session check; None (after telling the client) when the session has lapsed."""
+        standing check; None (after telling the client, and closing) when it has lapsed."""
         assert self.member_id is not None
-        result = None
-        if not self.signed_out:
-            result = await off_loop(
+        try:
+            return await off_loop(
                 as_member,
                 service=service,
                 signed_in=self.signed_in,
+                club_member=self.club_member,
                 **kwargs,
             )
-        if result is None:
-            if not self.signed_out:
-                await self._become_anonymous()
-            await self._error(*SIGNED_OUT, client_id=kwargs.get("client_id"))
-        return result
+        except SignInEnded as ended:
+            await self._end(ended.reason, client_id=kwargs.get("client_id"))
+            return None
 
     async def _fresh_view(self) -> MatchView | None:
         try:
@@ -419,41 +570,87 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     # -- sessions -----------------------------------------------------------------------------
 
-    async def _signed_in_or_told(self, client_id: str | None) -> bool:
-        """Re-read the session this connection opened with: expired or signed out, say so.
+    async def _still_standing(self, client_id: str | None = None, *, hold: bool = False) -> bool:
+        """Re-read the session this connection opened with, and its member's membership:
+        if either has ended, say so and close.
 
         A websocket keeps the cookie it connected with, so a lapsed session stays lapsed on
-        this connection: from then on it is an anonymous viewer that must reconnect to play.
+        this connection: its client must sign in again and open a new socket. With ``hold``,
+        the socket's news waits meanwhile (the caller lets it through afterwards).
         """
         if self.member_id is None:
-            return True
-        member = None
-        if not self.signed_out:
-            member = await off_loop(self.signed_in.member)
-        if member is not None:
-            self.user = member
-            return True
-        if not self.signed_out:
-            await self._become_anonymous()
-        await self._error(*SIGNED_OUT, client_id=client_id)
-        return False
-
-    async def _become_anonymous(self) -> None:
-        self.signed_out = True
-        self.user = AnonymousUser()  # match_private hands it no rack from now on
+            return not self.ended
+        if self.ended:
+            return False
+        if hold:
+            self.checks += 1
         try:
-            await off_loop(
-                visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
+            member = await off_loop(
+                standing_member, signed_in=self.signed_in, club_member=self.club_member
             )
-        except visibility.MatchNotFound:  # hidden too: members-only without the key
-            await self.news.leave(self.match_id, self)
+        except SignInEnded as ended:
+            await self._end(ended.reason, client_id=client_id)
+            return False
+        finally:
+            if hold:
+                self.checks -= 1
+        self.user = member
+        self.club_member = self.club_member or visibility.is_club_member(member)
+        return not self.ended
+
+    async def _end(self, reason: tuple[str, str], *, client_id: str | None = None) -> None:
+        """The session or the membership has ended: say which, then close (4401), relaying
+        nothing more."""
+        if self.ended:
+            return
+        self.ended = True
+        self.held.clear()
+        if not self.accepted:
+            await self.accept()
+        await self._error(*reason, client_id=client_id)
+        await self.close(code=CLOSE_SIGNED_OUT)
+
+    def signed_out(self, message: SignedOut) -> None:
+        """A sign-out of this socket's member (from :mod:`matches.broadcast`, which calls
+        every one of the member's sockets in one step): hold the news from now on, and check
+        the session and membership in a task of its own; a sign-out of this very session
+        (``session``) closes at once."""
+        if self.ended or message["member_id"] != self.member_id:
+            return
+        named = message.get("session")
+        if named is not None and named != self.session:
+            return  # another session of the member signed out: not this one
+        self.checks += 1  # nothing is relayed from here until the check is done
+        task = asyncio.ensure_future(self._check_after_sign_out(ended=named is not None))
+        self.rechecks.add(task)
+        task.add_done_callback(self.rechecks.discard)
+
+    async def _check_after_sign_out(self, *, ended: bool) -> None:
+        try:
+            if ended:
+                await self._end(SIGNED_OUT)
+                return
+            standing = await self._still_standing(hold=True)
+        finally:
+            self.checks -= 1
+        if standing:
+            await self._let_news_through()
 
     # -- news from the services ---------------------------------------------------------------
 
+    def _holding_news(self) -> bool:
+        return bool(self.checks or self.flushing or self.held)
+
     async def match_public(self, message: PublicNews) -> None:
         """A public event of this match (from :mod:`matches.broadcast`): relay its frame."""
-        if message["match_id"] != self.match_id:
+        if message["match_id"] != self.match_id or self.ended:
             return
+        if self._holding_news():
+            self.held.append(dict(message))
+            return
+        await self._relay_public(message)
+
+    async def _relay_public(self, message: PublicNews | dict[str, Any]) -> None:
         if message["kind"] == "key_rotated" and self._watching_by_key():
             try:
                 await off_loop(
@@ -466,15 +663,40 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._relay(message["text"])
 
     async def match_private(self, message: PrivateNews) -> None:
-        """A member's own rack, handed only to their sockets; checked here once more."""
+        """A member's own rack, handed only to their sockets; relayed only once this socket's
+        session and membership are read again and still stand (a sign-out committed before
+        the rack's news cannot be outrun by it)."""
         if (
             message["match_id"] != self.match_id
             or self.member_id is None
             or message["member_id"] != self.member_id
-            or self.signed_out
+            or self.ended
         ):
             return
-        await self._relay(message["text"])
+        if self._holding_news():
+            self.held.append(dict(message))
+            return
+        if await self._still_standing(hold=True):
+            await self._relay(message["text"])
+        await self._let_news_through()
+
+    async def _let_news_through(self) -> None:
+        """Relay the news held during standing checks, in order (each rack after a check of
+        its own), unless another check holds it again."""
+        if self.flushing:
+            return
+        self.flushing = True
+        try:
+            while self.held and not self.checks and not self.ended:
+                message = self.held.pop(0)
+                if message["type"] == "match.private":
+                    if not await self._still_standing(hold=True):
+                        return
+                    await self._relay(message["text"])
+                else:
+                    await self._relay_public(message)
+        finally:
+            self.flushing = False
 
     async def news_lost(self) -> None:
         """The process lost this match's news: close so the client reconnects and resyncs,
@@ -492,9 +714,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         straight to the server, without channels' two layers of ``send``: at a thousand
         spectators this runs a thousand times a move, one after another on the event loop.
 
-        A client that hung up meanwhile is not our error: Daphne refuses a send on a socket
-        whose client has just closed it, before the disconnect reaches us; there is nobody
-        left to answer, and the disconnect follows."""
+        Nothing is sent once the socket is closing. A client that hung up meanwhile is not
+        our error: Daphne refuses a send on a socket whose client has just closed it, before
+        the disconnect reaches us; there is nobody left to answer, and the disconnect
+        follows."""
+        if self.closing:
+            return
         try:
             await self.base_send({"type": "websocket.send", "text": text})
         except (SocketClosed, OSError):

@@ -1,17 +1,21 @@
-"""News of a match (typed events) and its publication to the channel layer.
+"""News of a match (typed events) and its publication to the channel layer; and the word
+that a member's sessions ended, which closes their sockets.
 
 Services build events from ``visibility`` output and hand them to :func:`publish_on_commit`,
 which sends them only once the transaction has committed: a rolled-back change announces
-nothing, and no row lock is ever held across a channel-layer send.
+nothing, and no row lock is ever held across a channel-layer send. A change that ends a
+member's sessions or membership hands the member to :func:`publish_sign_out_on_commit`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -133,8 +137,53 @@ def news_items(message: dict[str, Any]) -> list[News]:
 PUBLISH_ATTEMPTS = 2
 
 
+#: Every web process with a signed-in socket listens here (one subscription per process,
+#: :mod:`matches.broadcast`). Sign-outs are rare: each goes to every such process, which
+#: hands it to that member's sockets.
+SIGN_OUTS_GROUP = "members.sign-outs"
+
+
+class SignedOut(TypedDict):
+    """A member's sessions ended (signed out elsewhere, a new password, deleted) or their
+    membership did (removed): each of their sockets stops relaying news at once and checks
+    its session and membership again, closing if either has ended. With ``session`` (the
+    :func:`session_digest` of one session signed out of), only that session's sockets
+    close, without a check."""
+
+    type: Literal["member.signed_out"]
+    member_id: int
+    session: NotRequired[str]
+
+
+def session_digest(session_key: str) -> str:
+    """How a sign-out names one session: not its key, which would sign anyone in."""
+    return hashlib.sha256(session_key.encode()).hexdigest()
+
+
+def sign_out_items(message: dict[str, Any]) -> list[SignedOut]:
+    """The sign-out in a layer message read from :data:`SIGN_OUTS_GROUP` (none for any other
+    message, such as a reader's stop)."""
+    if message.get("type") != "member.signed_out":
+        return []
+    return [SignedOut(**message)]  # type: ignore[typeddict-item]
+
+
+def publish_sign_out_on_commit(*, member_id: int, session_key: str | None = None) -> None:
+    """Close ``member_id``'s sockets whose session or membership has ended, once the current
+    transaction commits (at once outside one): every session's, after a check, or only
+    ``session_key``'s."""
+    message = SignedOut(type="member.signed_out", member_id=member_id)
+    if session_key:
+        message["session"] = session_digest(session_key)
+    transaction.on_commit(lambda: _publish([(SIGN_OUTS_GROUP, message)]), robust=True)
+
+
 def _send(events: list[Event]) -> None:
-    """Publish ``events`` from sync code (an after-commit hook, in whatever thread committed).
+    _publish(layer_messages(events))
+
+
+def _publish(messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """Publish ``messages`` from sync code (an after-commit hook, in whatever thread committed).
 
     The news layer publishes with a blocking client, in this thread (two round trips, no
     event loop involved: a worker thread's commit no longer waits for its process's loop to
@@ -146,7 +195,7 @@ def _send(events: list[Event]) -> None:
     if layer is None:
         return
     if isinstance(layer, NewsChannelLayer):  # (pubsub's layer answers attributes only in a loop)
-        for group, message in layer_messages(events):
+        for group, message in messages:
             for attempt in range(1, PUBLISH_ATTEMPTS + 1):
                 try:
                     layer.group_send_blocking(group, message)
@@ -161,15 +210,15 @@ def _send(events: list[Event]) -> None:
     except RuntimeError:
         in_a_loop = False
     if not in_a_loop:
-        async_to_sync(_send_all)(layer, events)
+        async_to_sync(_send_all)(layer, messages)
         return
-    sender = threading.Thread(target=async_to_sync(_send_all), args=(layer, events), daemon=True)
+    sender = threading.Thread(target=async_to_sync(_send_all), args=(layer, messages), daemon=True)
     sender.start()
     sender.join()
 
 
-async def _send_all(layer: Any, events: list[Event]) -> None:
-    for group, message in layer_messages(events):
+async def _send_all(layer: Any, messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    for group, message in messages:
         for attempt in range(1, PUBLISH_ATTEMPTS + 1):
             try:
                 await layer.group_send(group, message)
@@ -179,12 +228,16 @@ async def _send_all(layer: Any, events: list[Event]) -> None:
                     break
 
 
-def _try_again(error: Exception, attempt: int, message: NewsBatch) -> bool:
+def _try_again(error: Exception, attempt: int, message: Mapping[str, Any]) -> bool:
     """Whether to send ``message`` again after ``error`` (a stale pooled connection, once);
     if not, the failure is logged and the news dropped: the database is the truth, and
-    clients resync later. Called while ``error`` is being handled, for its traceback."""
+    clients resync later (a socket whose session ended finds out at its next request or
+    rack). Called while ``error`` is being handled, for its traceback."""
     if isinstance(error, RedisConnectionError) and attempt < PUBLISH_ATTEMPTS:
         return True
+    if message.get("type") == "member.signed_out":
+        logger.exception("could not publish the sign-out of member %s", message["member_id"])
+        return False
     kinds = ", ".join(str(item.get("kind", "rack")) for item in message["items"])
     logger.exception("could not publish %s of match %s", kinds, message["match_id"])
     return False

@@ -1,7 +1,8 @@
 """The ratings pages: a leaderboard per ruleset and a player's page (ratings and history).
 
-The leaderboard and the ratings on a player's page are for signed-in members only: a
-history names results, and some matches are members-only. A player's page itself is open to
+The leaderboard and the ratings on a player's page are for club members only (approved:
+a sign-up still waiting sees what a signed-out visitor sees): a rating moves with results,
+and some matches are members-only. A player's page itself is open to
 anyone, listing only the matches the visitor may watch. The change a rated match made is
 shown on that match's own page (``matches.views``), to whoever may see the match.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import user_passes_test
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -26,7 +27,7 @@ from ratings.policy import PROVISIONAL_DEVIATION
 DEFAULT_RULESET = "word-duel"
 
 
-@login_required
+@user_passes_test(is_club_member)
 def leaderboard(request: HttpRequest, ruleset: str = DEFAULT_RULESET) -> HttpResponse:
     """One ruleset's leaderboard: settled ratings ranked, provisional ones after them."""
     if ruleset not in RULESETS:

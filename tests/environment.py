@@ -9,3 +9,10 @@ processes the tests start inherit it too; a test that wants production says DEBU
 import os
 
 os.environ.setdefault("DEBUG", "1")
+
+# Every socket of the suite comes from one address (this machine), hundreds of them a minute,
+# each syncing at will: the per-address and per-socket socket limits are lifted here, for
+# the server processes too; the tests of those limits set them low themselves.
+os.environ.setdefault("WS_NEW_SOCKETS_PER_MINUTE", "1000000")
+os.environ.setdefault("WS_SYNCS_PER_MINUTE_PER_ADDRESS", "1000000")
+os.environ.setdefault("WS_SYNCS_PER_MINUTE_PER_SOCKET", "1000000")

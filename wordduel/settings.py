@@ -250,6 +250,9 @@ AXES_LOCKOUT_PARAMETERS = ["username"]
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("SIGN_IN_COOLOFF_MINUTES", "15")))
 AXES_RESET_ON_SUCCESS = True
+# The cool-off runs from the failure that locked: attempts while locked are refused without
+# being counted, so a guesser who keeps trying cannot keep an account locked for ever.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 AXES_VERBOSE = False
 # Behind a reverse proxy: how many proxies stand in front of the web processes. Only then is
@@ -342,8 +345,15 @@ WEBSOCKET_ALLOWED_ORIGINS = env_list(
     "WEBSOCKET_ALLOWED_ORIGINS", default=f"{_SITE_ORIGIN},http://testserver"
 )
 WEBSOCKET_ALLOW_OWN_ORIGIN = DEBUG
-# At most this many sockets from one client address at once, per web process.
+# Per client address (an IPv6 client's whole /64), counted in the cache's Redis across every
+# web process (matches/floodgate.py; PROTOCOL.md "Flood control"): the sockets it holds open
+# at once, the new sockets it opens a minute, its sync frames a minute; and each socket's
+# syncs a minute. A dead process's sockets give their slots back after WS_SOCKET_SLOT_SECONDS.
 WS_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("WS_MAX_SOCKETS_PER_ADDRESS", "100"))
+WS_NEW_SOCKETS_PER_MINUTE = int(os.environ.get("WS_NEW_SOCKETS_PER_MINUTE", "120"))
+WS_SYNCS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("WS_SYNCS_PER_MINUTE_PER_ADDRESS", "300"))
+WS_SYNCS_PER_MINUTE_PER_SOCKET = int(os.environ.get("WS_SYNCS_PER_MINUTE_PER_SOCKET", "12"))
+WS_SOCKET_SLOT_SECONDS = float(os.environ.get("WS_SOCKET_SLOT_SECONDS", "60"))
 # Websocket flood control per socket (matches/consumers.py; PROTOCOL.md "Flood control").
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "10"))

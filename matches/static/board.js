@@ -587,6 +587,12 @@ function start(root) {
       case "signed_out":
         signInAgain();
         return;
+      case "membership_ended":
+        // Removed from the club: the socket closes (4401); signing in again would not help.
+        stopped = true;
+        say(frame.message);
+        showConnection("Disconnected");
+        return;
       case "sign_in_required":
         // The page was signed in, but the socket reconnected without a session: it lapsed.
         if (memberId !== null) { signInAgain(); return; }
@@ -711,6 +717,12 @@ function start(root) {
       stopped = true;
       say("This match no longer exists.");
       showConnection("Disconnected");
+      return;
+    }
+    if (code === 4401) {
+      // The session (or the membership) this socket signed in with has ended; the error
+      // frame before the close usually said which, and was acted on already.
+      signInAgain();
       return;
     }
     if (code === 4403) {

@@ -2,6 +2,8 @@
 
 Every page, websocket frame, API answer and export is built here, for one viewer:
 
+- :mod:`~matches.visibility.policy`: the secrecy policy, what each viewer may know and until
+  when (written once; the builders ask it, and ``tests/secrecy`` proves them to it);
 - :mod:`~matches.visibility.access`: who may watch, and :func:`access_match`, the one way in
   to read a match (pages, the API and the socket alike);
 - :mod:`~matches.visibility.payloads`: snapshots, news and acknowledgements

@@ -30,6 +30,7 @@ from matches.visibility.payloads import (
     move_views,
     seat_name,
 )
+from matches.visibility.policy import may_see_rack, revealed_seed
 from matches.visibility.record import record_is_public, seats_shown, turn_tiles
 from matches.visibility.titles import match_title
 
@@ -42,7 +43,7 @@ def bag_proof(match: Match, seats: list[Seat]) -> BagProof:
     """
     return BagProof(
         commitment=match.bag_commitment,
-        seed=match.bag_seed if record_is_public(match) else None,
+        seed=revealed_seed(match),
         contributions=[
             Contribution(position=seat.position, value=seat.contribution or None) for seat in seats
         ],
@@ -142,7 +143,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
         board=board_rows(ruleset.board_size, shown),
         moves=move_views(match, shown),
         bag_commitment=match.bag_commitment,
-        bag_seed=match.bag_seed if public else None,
+        bag_seed=revealed_seed(match),
         seats=[
             SeatView(
                 position=seat.position,
@@ -155,7 +156,9 @@ def replay(access: MatchAccess, turn: int) -> Replay:
             for seat in seats
         ],
         your_seat=viewer.seat,
-        rack=list(racks[viewer.seat]) if viewer.seat is not None else None,
+        rack=list(racks[viewer.seat])
+        if viewer.seat is not None and may_see_rack(match, viewer, viewer.seat)
+        else None,
         racks=[list(rack) for rack in racks] if public else None,
         turn_tiles=turn_tiles(shown) if public else None,
         final_score=final_score(match, seats) if final else None,

@@ -20,6 +20,7 @@ from matches.models import Match, Seat, Turn
 from matches.schemas import FairnessRecord
 from matches.visibility.access import MatchAccess
 from matches.visibility.payloads import move_views
+from matches.visibility.policy import revealed_seed
 from matches.visibility.record import record_is_public, turn_tiles
 
 
@@ -31,7 +32,8 @@ def fairness_record(access: MatchAccess) -> FairnessRecord | None:
 def finished_record(match: Match, seats: list[Seat], turns: list[Turn]) -> FairnessRecord | None:
     """The bag check's record of a finished, dealt match: the same for every viewer, so it
     is also the news sent to every watcher when the match ends. None for any other match."""
-    if not record_is_public(match) or match.game_state is None or not match.bag_seed:
+    seed = revealed_seed(match)
+    if not seed or not record_is_public(match) or match.game_state is None:
         return None
     ruleset = get_ruleset(match.ruleset)
     return FairnessRecord(
@@ -40,7 +42,7 @@ def finished_record(match: Match, seats: list[Seat], turns: list[Turn]) -> Fairn
         tiles=dict(sorted(Counter(ruleset.full_bag).items())),
         rack_size=ruleset.rack_size,
         commitment=match.bag_commitment,
-        seed=match.bag_seed,
+        seed=seed,
         contributions=[seat.contribution for seat in seats],
         moves=move_views(match, turns),
         turn_tiles=turn_tiles(turns),

@@ -41,6 +41,7 @@ from matches.schemas import (
     WordView,
 )
 from matches.visibility.access import MatchAccess, Viewer, can_share
+from matches.visibility.policy import may_see_rack, revealed_seed
 from matches.visibility.titles import match_title
 
 
@@ -161,7 +162,7 @@ def _public_fields(
         "board": board_rows(get_ruleset(match.ruleset).board_size, turns),
         "moves": move_views(match, turns),
         "bag_commitment": match.bag_commitment,
-        "bag_seed": match.bag_seed if match.is_over else None,
+        "bag_seed": revealed_seed(match),
         "seats": seat_views(seats),
         "final_score": final_score(match, seats),
         "away": away_notices(seats, time_away),
@@ -183,9 +184,9 @@ def away_notices(seats: list[Seat], time_away: TimeAway) -> list[AwayNotice]:
     ]
 
 
-def own_rack(seats: list[Seat], viewer: Viewer) -> list[str] | None:
-    """The viewer's own rack, or None when they hold no seat."""
-    if viewer.seat is None:
+def own_rack(match: Match, seats: list[Seat], viewer: Viewer) -> list[str] | None:
+    """The viewer's own rack, or None when they hold no seat (the policy asked)."""
+    if viewer.seat is None or not may_see_rack(match, viewer, viewer.seat):
         return None
     return list(next(seat for seat in seats if seat.position == viewer.seat).rack)
 
@@ -225,7 +226,7 @@ def match_view(access: MatchAccess) -> MatchView:
     match, viewer = access.match, access.viewer
     shared = can_share(match, viewer)
     public = PublicMatch(**_public_fields(match, access.seats, access.turns, access.away))
-    rack = own_rack(access.seats, viewer)
+    rack = own_rack(match, access.seats, viewer)
     return MatchView(
         **dict(public),
         your_seat=viewer.seat,

@@ -10,7 +10,10 @@ account or an address at once.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
+import time_machine
 from django.conf import settings
 from django.test import Client
 
@@ -153,3 +156,21 @@ def test_only_organisers_see_or_unlock(alice) -> None:
     member.force_login(alice)
     assert member.get("/accounts/locked/").status_code == 403
     assert member.post("/accounts/locked/unlock/", {"username": "alice"}).status_code == 403
+
+
+def test_attempts_while_locked_do_not_extend_the_lockout(alice) -> None:
+    """The cool-off runs from the failure that locked the account: sign-in attempts during it
+    (the wrong password or the right one) are refused without moving its end, so a guesser
+    who keeps trying cannot keep the member locked out for ever."""
+    cool_off = settings.AXES_COOLOFF_TIME
+    with time_machine.travel(datetime(2026, 12, 4, 9, 0, tzinfo=UTC), tick=False) as clock:
+        statuses = [sign_in("alice", f"wrong-{n}")[0].status_code for n in range(LIMIT)]
+        assert statuses[-1] == 429  # locked at 09:00
+        for _ in range(3):  # attempts while locked, the last a minute before the end
+            clock.shift(cool_off / 4)
+            assert sign_in("alice", "still-wrong")[0].status_code == 429
+            assert sign_in("alice", RIGHT)[0].status_code == 429
+        clock.shift(cool_off / 4 + timedelta(seconds=1))  # just past 09:00 plus the cool-off
+        response, client = sign_in("alice", RIGHT)
+        assert response.status_code == 302
+        assert signed_in(client)

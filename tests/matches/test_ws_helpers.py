@@ -433,6 +433,11 @@ def privacy_leaks(
       log placed), so no hidden letter rides along as a "word" or a "tile".
     - Any other text or list of letters must not be two or more letters of another seat's rack
       (compared as multisets: in any order, and in part, e.g. the tiles just drawn).
+
+    A quick first net only: it sees runs of capitals, and nothing under a path naming a move,
+    the board, tiles or words but what it checks against the log, so a rack in lower case,
+    with commas, or in a field added to the schemas under a move passes it. tests/secrecy
+    proves secrecy by two worlds, whatever the spelling.
     """
     leaks: list[str] = []
     own = {"".join(sorted(rack)) for rack in own_racks}

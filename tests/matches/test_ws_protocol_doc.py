@@ -101,6 +101,8 @@ def test_the_published_schema_is_what_the_schemas_generate_now():
     ("code", "message"),
     [
         consumers.SIGNED_OUT,
+        consumers.MEMBERSHIP_ENDED,
+        consumers.SYNC_LIMITED,
         consumers.SIGN_IN_TO_PLAY,
         consumers.SIGN_IN_TO_SIT,
         consumers.RATE_LIMITED,
@@ -145,5 +147,7 @@ def test_the_documented_limits_are_the_codes_limits():
         consumers.CLOSE_TOO_MANY,
         consumers.CLOSE_NEWS_LOST,
         consumers.CLOSE_TOO_MANY_SOCKETS,
+        consumers.CLOSE_TOO_MANY_NEW_SOCKETS,
+        consumers.CLOSE_SIGNED_OUT,
     ):
         assert f"| {code} |" in text

@@ -1,5 +1,9 @@
 """A leak scan of every notice a game sends, by email and by push: no rack's letters, and
-nothing about the bag. The scanner is shown to catch a planted rack first."""
+nothing about the bag. The scanner is shown to catch a planted rack first.
+
+A quick first net only: it knows the shapes it looks for (runs of capitals, whole racks of
+four or more tiles) and skips calendar attachments, so "A, E, I" passes it. The proof is
+tests/secrecy (two worlds compared byte for byte), which catches any spelling."""
 
 from __future__ import annotations
 

@@ -51,6 +51,19 @@ def test_the_ratings_pages_are_for_members(client, organiser, alice, bob) -> Non
     assert "rating-history" in member
 
 
+def test_a_sign_up_waiting_for_approval_sees_no_leaderboard(organiser, alice, bob, make_member):
+    """A pending account sees what a signed-out visitor sees: the leaderboard moves with the
+    results of members-only matches, which it may not watch (found by tests/secrecy)."""
+    _season(organiser, [alice, bob], 2)
+    waiting = make_member("waiting")
+    waiting.membership = waiting.Membership.PENDING
+    waiting.save(update_fields=["membership"])
+    response = _client(waiting).get(reverse("ratings:leaderboard"))
+    assert response.status_code == 302
+    assert reverse("accounts:sign-in") in response["Location"]
+    assert _client(bob).get(reverse("ratings:leaderboard")).status_code == 200
+
+
 def test_unknown_rulesets_and_players_are_not_found(alice) -> None:
     client = _client(alice)
     assert client.get("/ratings/scrabble/").status_code == 404

@@ -1,0 +1,247 @@
+"""Worlds: one members' club with one tournament match, played the same way on the board.
+
+A :class:`WorldSpec` says everything a world's match holds: who may watch it, its secret
+seed, its viewing key, and each seat's *hand* (its deal, what it draws after each of its
+turns, the letters its swap returns). The moves on the board are the same in every world
+(only the opening's first letter can be chosen), so two specs that differ only in hidden
+facts make two matches that every viewer without those facts must see alike.
+
+The bag follows a script (:func:`scripted_bag`): each world's draws, in the order the
+engine makes them, keyed by the world's seed. The engine's own draw from the seed's HMAC
+stream would make the racks a function of the seed, and no two seeds deal one seat the same
+rack; with the script, one seat's racks can stay while the other seat's, the bag's split
+and the seed change. Everything else is the product as deployed: the services, the socket
+consumer, the pages, the API, the notices' content and delivery, the feeds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from matches.engine import game as engine_game
+from matches.engine.tiles import DrawStream
+from matches.models import Match
+
+# ---------------------------------------------------------------- the hidden facts
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A seat's hidden tiles: its deal, its draw after each of its turns, its swaps."""
+
+    deal: str
+    draws: tuple[str, ...]
+    swaps: tuple[str, ...] = ()
+
+
+def seed_hex(label: str) -> str:
+    """A 32-byte seed named by ``label`` (hex)."""
+    return hashlib.sha256(f"secrecy-{label}".encode()).hexdigest()
+
+
+#: The moves every world makes, turn by turn: (seat, kind, tiles of a play or a swap's
+#: count). ``{opening}`` is the opening word (the first letter is the spec's).
+def public_moves(opening: str) -> list[tuple[int, str, Any]]:
+    return [
+        (0, "play", [(7, 7 + i, letter) for i, letter in enumerate(opening)]),  # HAT at 8H
+        (1, "swap", 3),
+        (0, "play", [(7, 10, "S")]),  # HATS
+        (1, "play", [(8, 9, "O")]),  # TO, down from the T
+        (0, "pass", None),
+        (1, "pass", None),
+    ]
+
+
+@dataclass(frozen=True)
+class WorldSpec:
+    """A world: who may watch, the secret seed, the viewing key, each seat's hand."""
+
+    label: str
+    visibility: str
+    seed: str
+    viewing_key: str
+    hands: tuple[Hand, Hand]
+    opening: str = "HAT"
+    #: The seat that resigns at the end (the other wins).
+    resigner: int = 0
+    #: Whether its live look also renders every planted leak (tests/secrecy/plants.py).
+    plants: bool = False
+
+    def moves(self) -> list[tuple[int, str, Any]]:
+        return public_moves(self.opening)
+
+    def draw_script(self) -> list[str]:
+        """Every tile the bag gives, in the order the engine asks: First's deal, Second's,
+        then the mover's draw after each play or swap."""
+        script = list(self.hands[0].deal) + list(self.hands[1].deal)
+        draws = [iter(hand.draws) for hand in self.hands]
+        for seat, kind, _ in self.moves():
+            if kind in ("play", "swap"):
+                script += list(next(draws[seat], ""))
+        return script
+
+    def swapped(self, seat: int, index: int) -> str:
+        return self.hands[seat].swaps[index]
+
+
+#: The base world's hands: alice (First) holds HATS from the deal; bob (Second) swaps EIN.
+FIRST = Hand(deal="HATSERD", draws=("INL", "G"))
+SECOND = Hand(deal="OEINRLU", draws=("PMB", "K"), swaps=("EIN",))
+#: Other hands that fit the same moves.
+FIRST_OTHER = Hand(deal="HATSQZ?", draws=("UEW", "V"))
+SECOND_OTHER = Hand(deal="OAACGYW", draws=("FVJ", "X"), swaps=("AAC",))
+
+MEMBERS_ONLY = Match.Visibility.MEMBERS
+PUBLIC = Match.Visibility.PUBLIC
+
+BASE = WorldSpec(
+    label="base",
+    visibility=MEMBERS_ONLY,
+    seed=seed_hex("base"),
+    viewing_key="key-of-the-base-world-000000000000000000000",
+    hands=(FIRST, SECOND),
+    plants=True,
+)
+#: The base world with bob's other tiles: what alice must not tell from the base world.
+SECOND_VARIANT = replace(
+    BASE, label="Second's other tiles", seed=seed_hex("second"), hands=(FIRST, SECOND_OTHER)
+)
+
+
+def variant(label: str, spec: WorldSpec = BASE, **changes: Any) -> WorldSpec:
+    return replace(spec, label=label, **{"plants": False, **changes})
+
+
+# ---------------------------------------------------------------- the scripted bag
+
+#: The draw script of each world's seed (bytes), filled as worlds are built.
+SCRIPTS: dict[bytes, list[str]] = {}
+
+
+class ScriptExhausted(AssertionError):
+    """A world drew more tiles than its script holds: the spec does not fit its moves."""
+
+
+def scripted_draw(real: Callable[..., Any]) -> Callable[..., Any]:
+    """``draw_tiles`` that gives a scripted world its script's tiles (the stream's counter
+    indexes the script, one step a tile, so a replay from the seed draws the same), and any
+    other game the engine's own HMAC draws."""
+
+    def draw(
+        bag: tuple[str, ...], count: int, stream: DrawStream
+    ) -> tuple[tuple[str, ...], tuple[str, ...], DrawStream]:
+        script = SCRIPTS.get(stream.seed)
+        if script is None:
+            return real(bag, count, stream)
+        remaining = list(bag)
+        drawn = []
+        counter = stream.counter
+        for _ in range(min(count, len(remaining))):
+            if counter >= len(script):
+                raise ScriptExhausted(f"draw {counter} is past the script")
+            tile = script[counter]
+            if tile not in remaining:
+                raise ScriptExhausted(f"draw {counter}: no {tile} left in the bag")
+            remaining.remove(tile)
+            drawn.append(tile)
+            counter += 1
+        return tuple(drawn), tuple(remaining), DrawStream(stream.seed, stream.salt, counter)
+
+    return draw
+
+
+def install_script(spec: WorldSpec) -> None:
+    SCRIPTS[bytes.fromhex(spec.seed)] = spec.draw_script()
+
+
+def patch_bag(monkeypatch: Any) -> None:
+    """Make the engine draw from the scripts (the test's monkeypatch undoes it)."""
+    monkeypatch.setattr(engine_game, "draw_tiles", scripted_draw(engine_game.draw_tiles))
+
+
+# ---------------------------------------------------------------- the timeline
+
+#: The world's clock stands still at each of these moments (nothing in a world depends on
+#: how long a step took), so both worlds' times are the same to the microsecond.
+CREATED = datetime(2031, 3, 3, 9, 0, tzinfo=UTC)
+SCHEDULED_LOOK = CREATED + timedelta(minutes=10)
+KICKOFF = CREATED + timedelta(hours=2)
+#: A turn lasts this long in the worlds (the settings' FORFEIT_AFTER): the whole world
+#: fits inside the channel layer's group expiry, so open sockets hear every move.
+TURN_TIME = timedelta(hours=6)
+
+
+def move_time(index: int) -> datetime:
+    return KICKOFF + timedelta(minutes=1 + index)
+
+
+def live_look(moves: int) -> datetime:
+    """The live checkpoint: 90 minutes before the last move's deadline, when the sweep sends
+    the two-hour forfeit warning."""
+    return move_time(moves - 1) + TURN_TIME - timedelta(minutes=90)
+
+
+# ---------------------------------------------------------------- who looks
+
+
+@dataclass(frozen=True)
+class Role:
+    """A viewer: a member (by username) or an anonymous visitor, perhaps with the key."""
+
+    name: str
+    username: str | None
+    with_key: bool = False
+
+
+ROLES: tuple[Role, ...] = (
+    Role("player First (alice)", "alice"),
+    Role("player Second (bob), alice's opponent", "bob"),
+    Role("other member (carol)", "carol"),
+    Role("organiser (olive)", "olive"),
+    Role("key holder", None, with_key=True),
+    Role("anonymous visitor", None),
+    Role("sign-up waiting for approval (dave)", "dave"),
+)
+#: Everyone with an account in a world (the pending one included).
+USERNAMES = ("olive", "alice", "bob", "carol", "dave")
+#: The server's log is read by operators, who are no watchers of any match: the policy
+#: grants it nothing, so it is checked in every pair of worlds, in every phase.
+LOG = "the server's log"
+
+
+# ---------------------------------------------------------------- what a world gave
+
+
+@dataclass
+class Look:
+    """Everything each viewer got in one phase of a world: channel name -> bytes (as text),
+    per role; and what the policy let each role know then."""
+
+    phase: str
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: role name -> the facts (fact, seat) the policy let it know at this look.
+    grants: dict[str, set[tuple[Any, int | None]]] = field(default_factory=dict)
+    #: plant name -> (the channel rendered without the plant, and with it), for alice.
+    planted: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: What the plants leaked (``tests.secrecy.plants.Secrets``).
+    secrets: Any = None
+
+    def channels(self, role: str) -> dict[str, str]:
+        return self.outputs.setdefault(role, {})
+
+
+@dataclass
+class WorldRecord:
+    """A built world: its spec, its public hashes (for the normaliser), and its looks."""
+
+    spec: WorldSpec
+    looks: list[Look] = field(default_factory=list)
+    commitment: str = ""
+    turn_hashes: list[str] = field(default_factory=list)
+
+    def look(self, phase: str) -> Look:
+        return next(look for look in self.looks if look.phase == phase)
