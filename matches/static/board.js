@@ -82,6 +82,7 @@ function start(root) {
     acked: new Set(), // turn numbers of the moves this page made (others came from elsewhere)
     tileSet: null, // every tile of the game, as the last snapshot's unseen count implies
     showing: null, // the last play being shown again: {tiles, before, shown, timer}
+    record: null, // once the game is over, its whole record (the bag check's), else null
   };
   let tileSeq = 0;
 
@@ -511,6 +512,8 @@ function start(root) {
       case "fairness":
         // The bag check's record, now the seed and the whole record are public.
         if (!state.live) break;
+        state.record = frame.data;
+        render();
         document.dispatchEvent(new CustomEvent("wordduel:fairness", { detail: frame.data }));
         break;
       case "rematch":
@@ -969,9 +972,14 @@ function start(root) {
   // Tiles as letters for reading: "A E ?" is "A E blank".
   const spell = (tiles) => Array.from(tiles, (t) => (t === "?" ? "blank" : t)).join(" ");
 
-  // A replay step of a finished game carries every turn's tiles (the whole record is public
-  // after the end); while a game is played, none.
-  const replayTiles = () => new Map(((state.replay && state.replay.turn_tiles) || []).map((t) => [t.number, t]));
+  // Once the game is over its whole record is public: every turn's tiles and the racks, from
+  // a replay step, or in the live view from the finished game's record (embedded in the page,
+  // or brought by the "fairness" news). While a game is played, none.
+  const turnTiles = () => {
+    const tiles = state.replay ? state.replay.turn_tiles : state.record && state.record.turn_tiles;
+    return new Map((tiles || []).map((t) => [t.number, t]));
+  };
+  const racksShown = () => (state.replay ? state.replay.racks : state.record && state.record.final_racks);
 
   function describeMove(move, seats) {
     const seat = seats.find((s) => s.position === move.position);
@@ -1158,9 +1166,9 @@ function start(root) {
           make("span", { class: "score", text: seat.score }), " points · ",
           make("span", { class: "rack-count", text: plural(seat.rack_count, "tile") }), " on the rack",
         );
-        // A finished game's replay shows every seat's rack at that step.
-        const rack = state.replay && state.replay.racks && state.replay.racks[seat.position];
-        if (rack) li.append(": ", make("span", { class: "rack-letters", text: spell(rack) || "none" }));
+        // A finished game shows every seat's rack: at the replay's step, or the racks left.
+        const racks = racksShown();
+        if (racks) li.append(": ", make("span", { class: "rack-letters", text: spell(racks[seat.position]) || "none" }));
         if (toMove) li.append(" ", make("span", { class: "badge", text: "to move" }));
       } else {
         li.append(make("span", { class: "muted", text: "Free" }));
@@ -1186,7 +1194,7 @@ function start(root) {
       return;
     }
     const list = make("ol", { class: "moves", id: "moves" });
-    const tiles = replayTiles();
+    const tiles = turnTiles();
     for (const move of shown.moves) {
       const held = tiles.get(move.number);
       const seat = shown.seats.find((s) => s.position === move.position);
@@ -1583,6 +1591,8 @@ function start(root) {
 
   // ------------------------------------------------------------------ go
 
+  const embedded = $("fairness-record");
+  if (embedded) state.record = JSON.parse(embedded.textContent);
   const startTurn = new URLSearchParams(location.search).get("turn");
   if (startTurn !== null && /^\d+$/.test(startTurn)) showTurn(Number(startTurn), { push: false });
   connect();

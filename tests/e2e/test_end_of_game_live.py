@@ -32,15 +32,21 @@ def test_the_end_of_a_friendly_arrives_live_on_open_pages(
     for page in (other, watcher):
         expect(page.locator("#bag-seed-box")).to_be_hidden()
         expect(page.get_by_role("button", name="Check this game's bag")).to_be_hidden()
+        expect(page.locator("#seats .rack-letters")).to_have_count(0)
     expect(other.locator("#rematch")).to_be_hidden()
 
     resigner.get_by_role("button", name="Resign…").click()
     resigner.get_by_role("button", name="Yes, resign").click()
     expect(other.locator("#match")).to_have_attribute("data-status", "finished")
     seed = Match.objects.get(pk=match.id).bag_seed
+    racks = list(Match.objects.get(pk=match.id).seats.order_by("position").values_list("rack"))
     for page in (other, watcher):
         expect(page.locator("#bag-seed")).to_have_text(seed)
         expect(page.locator("#bag-seed-box")).to_be_visible()
+        # The whole record is public now: both racks show, with no reload.
+        for position, (rack,) in enumerate(racks):
+            letters = page.locator(f"#seats li[data-position='{position}'] .rack-letters")
+            expect(letters).to_have_text(" ".join("blank" if t == "?" else t for t in rack))
 
     # The bag check runs on the record the news brought, the whole record for everyone: no
     # move was made, so the two racks dealt (and still held) are every draw.

@@ -109,16 +109,16 @@ def spelled(tiles: str) -> str:
 
 
 def test_a_spectator_steps_through_a_finished_games_racks(open_page, finished: Match) -> None:
-    """The replay of a finished game shows every seat's rack at each step, and each swap's
-    letters in the move list; the live view shows no seat's rack."""
+    """The replay of a finished game shows every seat's rack at each step, the rack each move
+    was made from and each swap's letters; the live view, the racks left at the end."""
     swap = finished.turns.filter(kind=Turn.Kind.SWAP).order_by("number").first()
     assert swap is not None
     seats = list(finished.seats.order_by("position"))
     page = open_page(f"/matches/{finished.id}/?turn={swap.number}", None)
     expect(page.locator("#replay-banner")).to_contain_text(f"after move {swap.number} of")
-    expect(page.locator(f"#moves li[value='{swap.number}']")).to_contain_text(
-        f"swapped {spelled(swap.swapped)}"
-    )
+    move = page.locator(f"#moves li[value='{swap.number}']")
+    expect(move).to_contain_text(f"swapped {spelled(swap.swapped)}")
+    expect(move).to_contain_text(f"from {spelled(swap.rack_before)}")
     later = list(finished.turns.filter(number__gt=swap.number).order_by("number"))
     for seat in seats:
         held = next((t.rack_before for t in later if t.position == seat.position), seat.rack)
@@ -126,7 +126,28 @@ def test_a_spectator_steps_through_a_finished_games_racks(open_page, finished: M
         expect(letters).to_have_text(spelled(held))
     page.get_by_role("button", name="Last").click()
     expect(page.locator("#replay-banner")).to_be_hidden()
-    expect(page.locator("#seats .rack-letters")).to_have_count(0)
+    for seat in seats:
+        letters = page.locator(f"#seats li[data-position='{seat.position}'] .rack-letters")
+        expect(letters).to_have_text(spelled(seat.rack) or "none")
+    expect(move).to_contain_text(f"swapped {spelled(swap.swapped)}")
+
+
+def test_while_a_game_is_played_a_spectator_sees_no_rack(
+    open_page, live_match: Match, alice, bob
+) -> None:
+    """Before the end nothing of the record shows: no rack, a swap as a count, in the live
+    view and in the replay, for a spectator and for the opponent of the swapper."""
+    match = play_out(live_match, (alice, bob), seed=8, turns=4)
+    assert match.status == Match.Status.LIVE
+    swap = match.turns.get(number=4)
+    assert (swap.kind, swap.position) == (Turn.Kind.SWAP, 1)
+    for member in (None, alice):
+        for path in (f"/matches/{match.id}/", f"/matches/{match.id}/?turn=4"):
+            page = open_page(path, member)
+            move = page.locator("#moves li[value='4']")
+            expect(move).to_contain_text(f"swapped {swap.swap_count} tiles")
+            expect(move.locator(".rack-before")).to_have_count(0)
+            expect(page.locator("#seats .rack-letters")).to_have_count(0)
 
 
 def test_an_altered_past_turn_fails_and_names_the_turn(open_page, finished: Match, bob) -> None:
