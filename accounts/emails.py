@@ -38,3 +38,19 @@ def send_address_taken(address: str) -> None:
         None,
         [address],
     )
+
+
+def send_sign_up_address_taken(address: str) -> None:
+    """Tell the member who has ``address`` that someone signed up for a new account with it:
+    the new account does not get it (the one signing up is answered as if a confirmation
+    link had been sent, so nobody learns who is registered)."""
+    reset = settings.SITE_URL.rstrip("/") + reverse("accounts:password-reset")
+    send_mail(
+        "Someone signed up with your email address on Word Duel",
+        "Hello,\n\nSomeone tried to sign up for a new Word Duel account with this address. "
+        "It belongs to your account, so the new account does not get it, and your account "
+        "is unchanged.\n\nIf that was you, sign in to your account instead; if you cannot, "
+        f"reset your password here:\n{reset}\n\nIf not, ignore this email.\n",
+        None,
+        [address],
+    )

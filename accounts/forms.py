@@ -8,23 +8,18 @@ from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from accounts.models import BIO_LENGTH, Club, Member
-from accounts.services import EMAIL_TAKEN, MAX_INVITATION_USES
+from accounts.services import MAX_INVITATION_USES
 
 
 class SignUpForm(UserCreationForm):
     """Sign up with a username and a password (argon2-hashed), and an email address for
-    password resets (verified by a link)."""
+    password resets (verified by a link). Any well-formed address is taken here: whether it
+    belongs to another member is never said (``services.member_sign_up``)."""
 
     class Meta:
         model = Member
         fields = ("username", "display_name", "email")
         help_texts = {"email": "Optional; needed to reset a forgotten password."}
-
-    def clean_email(self) -> str:
-        email = Member.objects.normalize_email(self.cleaned_data.get("email") or "")
-        if email and Member.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(EMAIL_TAKEN)
-        return email
 
 
 def time_zone_choices() -> list[tuple[str, str]]:

@@ -15,7 +15,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils.crypto import salted_hmac
 
-from accounts.names import DISPLAY_NAME_LENGTH, display_name_refusal, skeleton
+from accounts.names import (
+    DISPLAY_NAME_LENGTH,
+    NAME_RESERVED,
+    display_name_refusal,
+    is_reserved,
+    skeleton,
+)
 
 ORGANISER_PERMISSION = "accounts.organise"
 NAME_TAKEN = "That name is taken, or looks too much like a member's name."
@@ -35,7 +41,10 @@ class Member(AbstractUser):
 
     Usernames are plain ASCII; a display name is one line. No two members go by names that
     look alike (see :mod:`accounts.names`): ``username_key`` and ``display_key`` hold the
-    skeletons, unique among every member's username and display name alike.
+    skeletons, unique among every member's username and display name alike. A key is
+    computed when its name is set or changed: a member whose name came to look like an
+    earlier member's when the skeleton changed keeps no key (the migrations decide) until
+    renamed, and can still sign in and save everything else.
     """
 
     # django-stubs types the attribute as the Unicode validator; Django takes any validator.
@@ -80,6 +89,19 @@ class Member(AbstractUser):
     class Meta:
         permissions = [("organise", "Can schedule fixtures and tournaments and seat players")]
 
+    #: The names as read from the database (``from_db``): a key follows its name's changes.
+    _names_loaded: tuple[str, str] | None = None
+
+    @classmethod
+    def from_db(cls, db: Any, field_names: Any, values: Any) -> "Member":
+        member = super().from_db(db, field_names, values)
+        member._remember_names()
+        return member
+
+    def _remember_names(self) -> None:
+        if not {"username", "display_name"} & self.get_deferred_fields():
+            self._names_loaded = (self.username, self.display_name)
+
     def __str__(self) -> str:
         return self.display_name or self.username
 
@@ -111,9 +133,16 @@ class Member(AbstractUser):
 
     def clean(self) -> None:
         super().clean()
-        refusal = display_name_refusal(self.display_name) if self.display_name else None
+        loaded = self._names_loaded or ("", "")
+        refusal = (
+            display_name_refusal(self.display_name)
+            if self.display_name and self.display_name != loaded[1]
+            else None
+        )
         if refusal is not None:
             raise ValidationError({"display_name": refusal})
+        if self.username and self.username != loaded[0] and is_reserved(self.username):
+            raise ValidationError({"username": NAME_RESERVED})
         others = Member.objects.exclude(pk=self.pk)
         own = {skeleton(self.username or "")}
         if self.display_name:
@@ -123,12 +152,30 @@ class Member(AbstractUser):
             raise ValidationError({field: NAME_TAKEN})
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.username_key = skeleton(self.username or "")
-        self.display_key = skeleton(self.display_name) if self.display_name else None
+        """Save, with the key of each name set or changed (a name saved unchanged keeps
+        its key as stored)."""
         update_fields = kwargs.get("update_fields")
+        username, display_name = self._names_loaded or (None, None)
+        keys = set()
+        if update_fields is None or "username" in update_fields:
+            if self.username != username:
+                self.username_key = skeleton(self.username or "")
+                keys.add("username_key")
+            username = self.username
+        if update_fields is None or "display_name" in update_fields:
+            if self.display_name != display_name:
+                self.display_key = skeleton(self.display_name) if self.display_name else None
+                keys.add("display_key")
+            display_name = self.display_name
         if update_fields is not None:
-            kwargs["update_fields"] = {*update_fields, "username_key", "display_key"}
+            kwargs["update_fields"] = {*update_fields, *keys}
         super().save(*args, **kwargs)
+        if username is not None and display_name is not None:
+            self._names_loaded = (username, display_name)
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        super().refresh_from_db(*args, **kwargs)
+        self._remember_names()
 
 
 class Club(models.Model):

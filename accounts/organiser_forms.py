@@ -16,7 +16,7 @@ WITHDRAW_LABEL = (
     "Withdraw them: cancel their fixtures not yet kicked off; they lose their live matches"
 )
 SUBSTITUTE_LABEL = (
-    "Seat a substitute wherever they have not moved yet (withdraw them from the rest)"
+    "Seat a substitute in their fixtures not yet kicked off (they lose their live matches)"
 )
 
 

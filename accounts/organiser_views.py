@@ -180,8 +180,8 @@ def _removal_done(member: Member, held: int, form: RemovalForm) -> str:
     if form.cleaned_data["fixtures"] == SUBSTITUTE:
         substitute = form.cleaned_data["substitute"].username
         return (
-            f"{done} {substitute} took their seat in their {held} {fixtures} wherever they "
-            "had not moved; they were withdrawn from the rest."
+            f"{done} {substitute} took their seat wherever their {held} {fixtures} had not "
+            "kicked off; they were withdrawn from the rest."
         )
     return f"{done} They were withdrawn from their {held} {fixtures} not yet over."
 

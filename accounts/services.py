@@ -8,11 +8,13 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import count
 from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.core import signing
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.errors import (
@@ -22,7 +24,7 @@ from accounts.errors import (
     SignUpRefused,
 )
 from accounts.models import BIO_LENGTH, NAME_TAKEN, Club, Invitation, Member
-from accounts.names import display_name_refusal, skeleton
+from accounts.names import ANONYMOUS_PREFIX, display_name_refusal, skeleton
 from matches.events import publish_sign_out_on_commit
 from matches.services.common import require_organiser
 
@@ -93,7 +95,11 @@ def member_sign_up(*, member: Member, invitation_token: str | None = None) -> Me
     """Save a new account (built and validated by the sign-up form) as the club's policy
     says: open makes a member, approval a pending request, invitation a member only with a
     usable link (whose use it counts). Locks the club row and the invitation, so a
-    single-use link admits one sign-up however many arrive at once."""
+    single-use link admits one sign-up however many arrive at once.
+
+    The address given is kept as pending (the account has none until its link is opened),
+    whether or not another member has it, so the sign-up answers alike either way: the
+    caller mails what :func:`sign_up_address` says after the commit."""
     now = timezone.now()
     with transaction.atomic():
         Club.current()
@@ -105,6 +111,8 @@ def member_sign_up(*, member: Member, invitation_token: str | None = None) -> Me
             member.membership = Member.Membership.PENDING
         else:
             raise SignUpRefused(SIGN_UP_BY_INVITATION)
+        member.pending_email = Member.objects.normalize_email((member.email or "").strip())
+        member.email = ""
         member.email_verified = False
         member.save()
         if invitation is not None:
@@ -159,9 +167,10 @@ def membership_remove(
     longer see members-only matches, sit or appear in pickers, and their open sockets close
     once it commits. Every fixture of theirs not yet over is settled as RULES.md section 3
     says (``matches.services.organising.member_withdraw``): the ``substitute`` takes their
-    seats where they have not moved yet; otherwise a fixture not kicked off is cancelled and
-    a live match lost. Locks the member, then each of their fixtures; one transaction, so a
-    refusal changes nothing."""
+    seats in fixtures not yet kicked off; otherwise such a fixture is cancelled; a live match
+    is lost (never handed over). Refused to an organiser who plays in one of those fixtures.
+    Locks the member, then each of their fixtures; one transaction, so a refusal changes
+    nothing."""
     from matches.services.organising import member_withdraw  # noqa: PLC0415
 
     require_organiser(organiser)
@@ -226,6 +235,24 @@ class EmailRequest:
 
 def _belongs_to_another(member: Member, address: str) -> bool:
     return Member.objects.exclude(pk=member.pk).filter(email__iexact=address).exists()
+
+
+def sign_up_address(*, member: Member) -> EmailRequest:
+    """What to mail about the address a new account asked for: its confirmation link, or,
+    when another member has the address, the word to that member (at the address as they
+    have it) that someone signed up with it. A read, for after the sign-up's commit."""
+    address = member.pending_email
+    if not address:
+        return EmailRequest(member)
+    owner = (
+        Member.objects.exclude(pk=member.pk)
+        .filter(email__iexact=address)
+        .values_list("email", flat=True)
+        .first()
+    )
+    if owner:
+        return EmailRequest(member, taken=owner)
+    return EmailRequest(member, link_to=address)
 
 
 def account_set_email(*, member: Member, email: str) -> EmailRequest:
@@ -293,7 +320,8 @@ def account_update_profile(
     from notifications.services import update_notification_settings  # noqa: PLC0415
 
     display_name = display_name.strip()
-    refusal = display_name_refusal(display_name) if display_name else None
+    changed = display_name and display_name != member.display_name
+    refusal = display_name_refusal(display_name) if changed else None
     if refusal is not None:
         raise AccountRefused(refusal)
     if len(bio) > BIO_LENGTH:
@@ -332,14 +360,33 @@ def account_sign_out_elsewhere(*, member: Member) -> Member:
 
 
 def anonymous_username(member_id: int) -> str:
-    return f"former-member-{member_id}"
+    return f"{ANONYMOUS_PREFIX}{member_id}"
+
+
+#: How many numbered alternatives of a deleted account's name are tried before a random one.
+ANONYMOUS_ALTERNATIVES = 100
+
+
+def _free_anonymous_username(member_id: int) -> str:
+    """``former-member-N``, or ``former-member-N-2``, ``-3``... when an account (made before
+    such names were reserved) has that name or one that looks like it."""
+    base = anonymous_username(member_id)
+    others = Member.objects.exclude(pk=member_id)
+    names = (base if n == 1 else f"{base}-{n}" for n in count(1))
+    for _, name in zip(range(ANONYMOUS_ALTERNATIVES), names, strict=False):
+        key = skeleton(name)
+        clash = Q(username__iexact=name) | Q(username_key=key) | Q(display_key=key)
+        if not others.filter(clash).exists():
+            return name
+    return f"{base}-{secrets.token_hex(6)}"
 
 
 def account_delete(*, member: Member) -> list[int]:
     """Delete one's account: live matches are resigned first (the opponent wins), then the
     row is anonymised rather than removed, so finished games keep their records under
-    ``former-member-N``. Personal data (email, names, bio, password, notification settings,
-    push subscriptions, calendar feed, notices, imported games) goes. Fixtures not yet
+    ``former-member-N`` (or a numbered variant of it, when an old account looks like that).
+    Personal data (email, names, bio, password, notification settings, push subscriptions,
+    calendar feed, notices, imported games) goes. Fixtures not yet
     started give up the seat. Each match is settled under its own lock; the rest locks the
     member. Returns the ids of the matches settled."""
     from matches.services.departure import member_leave_matches  # noqa: PLC0415
@@ -348,7 +395,7 @@ def account_delete(*, member: Member) -> list[int]:
     with transaction.atomic():
         locked = _locked_member(member.pk)
         assert locked is not None
-        locked.username = anonymous_username(locked.pk)
+        locked.username = _free_anonymous_username(locked.pk)
         locked.display_name = ""
         locked.first_name = locked.last_name = locked.email = locked.bio = ""
         locked.pending_email = ""

@@ -59,7 +59,11 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                 request, "accounts/sign_up.html", {**context, "form": form}, status=refusal.status
             )
         login(request, member, backend="django.contrib.auth.backends.ModelBackend")
-        emails.send_verification(member, member.email)
+        asked = services.sign_up_address(member=member)  # alike, whoever has the address
+        if asked.link_to:
+            emails.send_verification(member, asked.link_to)
+        elif asked.taken:
+            emails.send_sign_up_address_taken(asked.taken)
         if member.membership == Member.Membership.PENDING:
             messages.info(request, PENDING_MESSAGE)
         next_url = request.POST.get("next", "")

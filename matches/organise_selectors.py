@@ -50,13 +50,16 @@ class FixtureRow:
     can_reschedule: bool
     can_cancel: bool
     can_adjudicate: bool
+    #: The organiser looking plays in it: another organiser rules on it.
+    own: bool = False
 
     @property
     def substitutable_seats(self) -> list[SeatRow]:
-        """Seats whose player may still be replaced: occupied, not yet moved, match not over."""
-        if self.status in {Match.Status.FINISHED, Match.Status.ABANDONED}:
+        """Seats whose player may still be replaced: occupied, before kick-off (once live, a
+        seat is never handed over)."""
+        if self.status != Match.Status.SCHEDULED or self.own:
             return []
-        return [seat for seat in self.seats if seat.member is not None and not seat.has_moved]
+        return [seat for seat in self.seats if seat.member is not None]
 
 
 def fixture_rows(
@@ -67,8 +70,10 @@ def fixture_rows(
     kickoff_from: datetime | None = None,
     kickoff_to: datetime | None = None,
     limit: int = FIXTURE_LIST_LIMIT,
+    viewer: Member | None = None,
 ) -> list[FixtureRow]:
-    """Fixtures matching every filter given, by kick-off (none last), then id."""
+    """Fixtures matching every filter given, by kick-off (none last), then id; those the
+    ``viewer`` (an organiser) plays in offer no action."""
     matches: QuerySet[Match] = Match.objects.select_related("tournament")
     if status:
         matches = matches.filter(status=status)
@@ -90,8 +95,9 @@ def fixture_rows(
     )
     rows = []
     for match in page:
-        scheduled = match.status == Match.Status.SCHEDULED
         placed = sorted(seats.get(match.id, []), key=lambda s: s.position)
+        own = viewer is not None and any(seat.member_id == viewer.pk for seat in placed)
+        scheduled = match.status == Match.Status.SCHEDULED and not own
         rows.append(
             FixtureRow(
                 id=match.id,
@@ -113,7 +119,8 @@ def fixture_rows(
                 ],
                 can_reschedule=scheduled,
                 can_cancel=scheduled,
-                can_adjudicate=match.status == Match.Status.LIVE,
+                can_adjudicate=match.status == Match.Status.LIVE and not own,
+                own=own,
             )
         )
     return rows

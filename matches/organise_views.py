@@ -68,7 +68,7 @@ def _render_list(
     former_member: Member | None = None
     if not filters or form.is_valid():
         kwargs = form.selector_kwargs() if filters else {}
-        rows = organise_selectors.fixture_rows(**kwargs)
+        rows = organise_selectors.fixture_rows(**kwargs, viewer=_member(request))
         tournament = kwargs.get("tournament")
         player = kwargs.get("member")
         if player is not None and not player.is_club_member:
@@ -171,7 +171,7 @@ def fixture_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @organiser_only
 def fixture_substitute(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Replace a seat's player before their first move: ``services.fixture_substitute``."""
+    """Replace a seat's player before kick-off: ``services.fixture_substitute``."""
     match = _fixture(match_id)
 
     def call(data: dict[str, Any]) -> str:

@@ -174,7 +174,11 @@ BUILDERS: dict[str, Any] = {
 
 def _ruling(match: Match) -> AuditLine | None:
     """The organiser's decision that ended the match, as every watcher may see it."""
-    rulings = audit_lines(match, is_organiser=False)
+    rulings = [
+        line
+        for line in audit_lines(match, is_organiser=False)
+        if line.kind in OrganiserAction.RESULT_KINDS
+    ]
     return rulings[-1] if rulings else None
 
 

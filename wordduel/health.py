@@ -9,6 +9,11 @@
   In the quick start (the clock sweeping in the web process) there is no worker or beat to
   ask, and the report says so.
 
+Both tell the public whether each part is well, never which host or process answered: the
+web process's ``process`` (host and PID) and the worker's ``node`` (its name holds the host)
+are in the answer only to a request carrying the operator's token (``Authorization: Bearer
+$HEALTH_TOKEN``; none set: to nobody).
+
 ``python -m wordduel.health web [URL] | worker [NODE] | beat`` is the compose file's
 healthcheck of a web process, a worker and beat: exit 0 when that part is well.
 docs/OPERATIONS.md says what each part means.
@@ -17,6 +22,7 @@ docs/OPERATIONS.md says what each part means.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import http.client
 import json
 import os
@@ -66,7 +72,7 @@ def _channel_layer() -> Part:
 
 
 def _web() -> Part:
-    return {"ok": True, "detail": f"{socket.gethostname()}:{os.getpid()}"}
+    return {"ok": True, "detail": "answered", "process": f"{socket.gethostname()}:{os.getpid()}"}
 
 
 IN_PROCESS = "the clock sweeps in the web process (no Celery)"
@@ -87,7 +93,7 @@ def worker_part(timeout: float | None = None, node: str | None = None) -> Part:
     names = sorted(name for reply in replies for name in reply)
     if not names:
         return {"ok": False, "detail": f"no worker answered a ping within {wait:g} s"}
-    return {"ok": True, "detail": names[0]}
+    return {"ok": True, "detail": "a worker answered", "node": names[0]}
 
 
 def beat_part() -> Part:
@@ -109,15 +115,33 @@ def beat_part() -> Part:
     return {"ok": True, "detail": f"last tick {age:.1f} s ago", "age_seconds": round(age, 1)}
 
 
-def _report(parts: dict[str, Part]) -> JsonResponse:
+#: What names a host or a process: shown only to the operator (:func:`_is_operator`).
+OPERATOR_ONLY = ("process", "node")
+
+
+def _is_operator(request: HttpRequest) -> bool:
+    """Whether the request carries the operator's token (``HEALTH_TOKEN``)."""
+    token = settings.HEALTH_TOKEN
+    given = request.headers.get("Authorization", "")
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+
+
+def _report(parts: dict[str, Part], request: HttpRequest) -> JsonResponse:
     healthy = all(part["ok"] for part in parts.values())
+    if not _is_operator(request):
+        parts = {
+            name: {key: value for key, value in part.items() if key not in OPERATOR_ONLY}
+            for name, part in parts.items()
+        }
     body = {"status": "ok" if healthy else "degraded", **parts}
     return JsonResponse(body, status=200 if healthy else 503)
 
 
 def healthz_web(request: HttpRequest) -> JsonResponse:
     """This web process can serve: database and channel layer. 200 or 503."""
-    return _report({"web": _web(), "database": _database(), "channel_layer": _channel_layer()})
+    return _report(
+        {"web": _web(), "database": _database(), "channel_layer": _channel_layer()}, request
+    )
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -129,7 +153,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
             "channel_layer": _channel_layer(),
             "worker": worker_part(),
             "beat": beat_part(),
-        }
+        },
+        request,
     )
 
 
@@ -201,7 +226,8 @@ def main(argv: list[str]) -> int:
     else:
         django.setup()
         part = worker_part(node=given) if argv[0] == "worker" else beat_part()
-    sys.stdout.write(f"{argv[0]}: {'ok' if part['ok'] else 'FAILING'} ({part['detail']})\n")
+    said = ", ".join(str(part[key]) for key in ("detail", "node") if key in part)
+    sys.stdout.write(f"{argv[0]}: {'ok' if part['ok'] else 'FAILING'} ({said})\n")
     return 0 if part["ok"] else 1
 
 

@@ -408,6 +408,9 @@ CELERY_BEAT_SCHEDULER = "wordduel.celery:TickRecordingScheduler"
 # may be before beat counts as stopped (it ticks at least every CLOCK_SWEEP_SECONDS).
 HEALTH_WORKER_PING_SECONDS = float(os.environ.get("HEALTH_WORKER_PING_SECONDS", "2"))
 HEALTH_BEAT_STALE_SECONDS = float(os.environ.get("HEALTH_BEAT_STALE_SECONDS", "60"))
+# The operator's token: a /healthz request carrying it (Authorization: Bearer ...) is also told
+# which host and process answered. Empty: nobody is.
+HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 
 # How often the clock sweeps run. Kick-off opening must reach watchers within 5 s of the
 # time, so the sweeps run every 2 s and expire after 2 s: a backlog never piles up, and a

@@ -86,6 +86,15 @@ class FixtureUnchangeable(ServiceError):
     status = 409
 
 
+class OwnMatch(NotAllowed):
+    """An organiser's ruling on a match they play in (or seating themselves in one): another
+    organiser must decide it."""
+
+    code = "own_match"
+    RULING = "An organiser cannot rule on a match they play in: ask another organiser."
+    SEATING = "An organiser cannot seat themselves as a substitute: ask another organiser."
+
+
 class RoundsOutOfOrder(ServiceError):
     """A round postponed past a later round's kick-off, without carrying the later rounds."""
 

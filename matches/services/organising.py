@@ -23,12 +23,13 @@ from django.db import transaction
 from accounts.models import Member
 from matches import visibility
 from matches.events import Event, PublicEvent, publish_on_commit
-from matches.models import Match, OrganiserAction, Seat, Turn
+from matches.models import Match, OrganiserAction, Seat
 from matches.services.common import locked_match, locked_seats, require_organiser
 from matches.services.common import now as _now
 from matches.services.errors import (
     FixtureUnchangeable,
     InvalidFixture,
+    OwnMatch,
     RoundsOutOfOrder,
     ServiceError,
 )
@@ -49,7 +50,10 @@ NO_SUCH_RULING = "A ruling is a win for First, a win for Second, a draw, or void
 
 NO_SUCH_SEAT = "A seat is First or Second."
 SUBSTITUTE_OVER = "This match is over, so its players can no longer be replaced."
-SUBSTITUTE_TOO_LATE = "This player has already moved, so they can no longer be replaced."
+SUBSTITUTE_TOO_LATE = (
+    "This match has kicked off, so its players can no longer be replaced: adjudicate it, or "
+    "withdraw the player, instead."
+)
 EMPTY_SEAT = "This seat is empty: there is nobody to replace."
 ALREADY_IN_THIS_SEAT = "That member already holds this seat."
 BOTH_SIDES = "A member cannot sit on both sides of a fixture."
@@ -72,6 +76,13 @@ def _reason(reason: str) -> str:
     if len(reason) > MAX_REASON_LENGTH:
         raise InvalidFixture(REASON_TOO_LONG)
     return reason
+
+
+def _not_a_player(organiser: Any, seats: list[Seat]) -> None:
+    """Refuse an organiser's ruling on a match they hold a seat in: another organiser
+    decides it (their own result, kick-off or opponent is not theirs to rule on)."""
+    if any(seat.member_id == organiser.pk for seat in seats):
+        raise OwnMatch(OwnMatch.RULING)
 
 
 def _record(
@@ -133,13 +144,14 @@ def fixture_reschedule(
     """Move a fixture's kick-off (and its no-show deadline with it) before it has passed.
 
     Locks the match row. Refused once the kick-off has come (a kick-off passed is applied
-    first and stands) or when the new time is not ahead. Watchers get ``fixture_changed``;
-    each seated player is told the old and new kick-off.
+    first and stands), when the new time is not ahead, and to an organiser who plays in it.
+    Watchers get ``fixture_changed``; each seated player is told the old and new kick-off.
     """
     require_organiser(organiser)
     reason = _reason(reason)
     with _locked_for_change(match_id, now=now) as change:
         match, now = change.match, change.now
+        _not_a_player(organiser, change.seats)
         if match.status != Match.Status.SCHEDULED or (
             match.kickoff_at is not None and match.kickoff_at <= now
         ):
@@ -169,11 +181,13 @@ def fixture_cancel(
 ) -> Match:
     """Cancel a fixture before its kick-off: it ends with no result (``cancelled``).
 
-    Locks the match and its seats. Refused once the match has kicked off or is over.
+    Locks the match and its seats. Refused once the match has kicked off or is over, and to
+    an organiser who plays in it.
     """
     require_organiser(organiser)
     reason = _reason(reason)
     with _locked_for_change(match_id, now=now) as change:
+        _not_a_player(organiser, change.seats)
         if change.match.status != Match.Status.SCHEDULED:
             raise FixtureUnchangeable(CANCEL_TOO_LATE)
         change.events += finish_match(
@@ -195,7 +209,8 @@ def match_adjudicate(
     draw, or ``void`` (no result, unrated). The reason is shown on the match page.
 
     Locks the match and its seats. The scores stay as they stood; an awarded result goes
-    through ``finish_match`` like any other (a rated one moves both ratings).
+    through ``finish_match`` like any other (a rated one moves both ratings). Refused to an
+    organiser who plays in the match.
     """
     require_organiser(organiser)
     reason = _reason(reason)
@@ -203,6 +218,7 @@ def match_adjudicate(
         raise InvalidFixture(NO_SUCH_RULING)
     with _locked_for_change(match_id, now=now) as change:
         match, seats, now = change.match, change.seats, change.now
+        _not_a_player(organiser, seats)
         if match.status != Match.Status.LIVE:
             raise FixtureUnchangeable(NOT_LIVE)
         if ruling == "void":
@@ -232,16 +248,17 @@ def fixture_substitute(
     reason: str,
     now: datetime | None = None,
 ) -> Match:
-    """Put another member in a seat before that seat's first move (a player who cannot
-    play). The seat keeps its rack, score and place in the bag: only who holds it changes,
-    so from now on its letters reach the new occupant only (visibility reads the seat's
-    member) and the old one watches like anybody else.
+    """Put another member in a seat before the fixture kicks off (a player who cannot
+    play). No rack has been dealt yet, so nothing hidden changes hands: once a match is live
+    its seats are never handed over (a live seat is resigned, adjudicated or forfeited), so
+    nobody can take a seat to read its rack and give it back.
 
-    Locks the match and its seats. Refused once the seat has moved or the match is over, for
-    an empty seat, and for a newcomer who is not an approved member or already sits in the
-    other seat. In a tournament the newcomer joins its players (the standings' list); the
-    player replaced stays in it, with any other fixtures they have. The newcomer is told of
-    the fixture, the player replaced and the opponent of the change.
+    Locks the match and its seats. Refused once the match has kicked off, for an empty seat,
+    for a newcomer who is not an approved member or already sits in the other seat, and to
+    an organiser who plays in the fixture or names themself. In a tournament the newcomer
+    joins its players (the standings' list); the player replaced stays in it, with any
+    other fixtures they have. The newcomer is told of the fixture, the player replaced and
+    the opponent of the change; the substitution is on the match page for its watchers.
     """
     require_organiser(organiser)
     reason = _reason(reason)
@@ -251,12 +268,15 @@ def fixture_substitute(
         match, now = change.match, change.now
         seat, other = change.seats[position], change.seats[1 - position]
         incoming = Member.objects.filter(pk=member_id).first()
+        _not_a_player(organiser, change.seats)
         if match.is_over:
             raise FixtureUnchangeable(SUBSTITUTE_OVER)
-        if Turn.objects.filter(match=match, position=position).exists():
+        if match.status != Match.Status.SCHEDULED:
             raise FixtureUnchangeable(SUBSTITUTE_TOO_LATE)
         if seat.member_id is None:
             raise InvalidFixture(EMPTY_SEAT)
+        if member_id == organiser.pk:
+            raise OwnMatch(OwnMatch.SEATING)
         if incoming is None or not is_club_member(incoming):
             raise InvalidFixture(NOT_A_MEMBER)
         if incoming.pk == seat.member_id:
@@ -317,8 +337,9 @@ def round_postpone(
     time (it starts when both seats are filled), are left as they are.
 
     Locks the match rows of the round and of every later round in id order, applying passed
-    deadlines to each first. Refused when no fixture of the round is still to kick off.
-    Returns the fixtures moved, the round's first.
+    deadlines to each first. Refused when no fixture of the round is still to kick off, and
+    to an organiser who plays in a fixture it would move. Returns the fixtures moved, the
+    round's first.
     """
     require_organiser(organiser)
     reason = _reason(reason)
@@ -351,13 +372,15 @@ def round_postpone(
             refusal = FixtureUnchangeable(ROUND_UNDER_WAY)
         else:
             overtaken = _first_round_overtaken(due, later, by)
+            carried = [(m, s) for m, s in later if _still_to_kick_off(m)] if carry_later else []
             if overtaken is not None and not carry_later:
                 refusal = RoundsOutOfOrder(
                     f"Round {round_number} would then kick off after round {overtaken}: "
                     "postpone the later rounds with it, or by less."
                 )
+            elif any(seat.member_id == organiser.pk for _, s in [*due, *carried] for seat in s):
+                refusal = OwnMatch(OwnMatch.RULING)
             else:
-                carried = [(m, s) for m, s in later if _still_to_kick_off(m)] if carry_later else []
                 for match, seats in [*due, *carried]:
                     carried_with = round_number if match.round_number != round_number else None
                     events += _postpone_one(match, seats, organiser, reason, now, by=by,
@@ -456,15 +479,17 @@ def member_withdraw(
     """Take a member out of every fixture of theirs that is not over (they leave the club,
     or cannot play on), as RULES.md section 3 says:
 
-    - with a ``substitute``, that member takes their seat wherever it has not moved yet
-      (as :func:`fixture_substitute`; not where the substitute holds the other seat);
+    - with a ``substitute``, that member takes their seat in each fixture not yet kicked
+      off (as :func:`fixture_substitute`; not where the substitute holds the other seat);
     - any other fixture not yet kicked off is cancelled: no result, counts for nobody;
-    - any other live match ends at once as a win for the opponent (``withdrawn``).
+    - every live match ends at once as a win for the opponent (``withdrawn``): a live seat
+      is never handed over.
 
-    Each fixture is settled under its own match lock, in id order, with its audit entry
-    (a substitution, or ``withdraw``) and its players' notices; called inside a larger
-    transaction (a removal from the club), everything commits or nothing does. Returns what
-    became of each fixture.
+    Refused, before anything is settled, to an organiser who plays in one of these
+    fixtures or names themself as the substitute. Each fixture is settled under its own
+    match lock, in id order, with its audit entry (a substitution, or ``withdraw``) and its
+    players' notices; called inside a larger transaction (a removal from the club),
+    everything commits or nothing does. Returns what became of each fixture.
     """
     require_organiser(organiser)
     reason = _reason(reason)
@@ -475,15 +500,19 @@ def member_withdraw(
             raise InvalidFixture(NOT_A_MEMBER)
         if substitute.pk == member_id:
             raise InvalidFixture(SUBSTITUTE_IS_THE_PLAYER)
-    held = (
+        if substitute.pk == organiser.pk:
+            raise OwnMatch(OwnMatch.SEATING)
+    held = list(
         Seat.objects.filter(
             member_id=member_id, match__status__in=[Match.Status.SCHEDULED, Match.Status.LIVE]
         )
         .order_by("match_id")
         .values_list("match_id", flat=True)
     )
+    if Seat.objects.filter(match_id__in=held, member_id=organiser.pk).exists():
+        raise OwnMatch(OwnMatch.RULING)
     settled = []
-    for match_id in list(held):
+    for match_id in held:
         outcome = _withdraw_from(match_id, member_id, organiser, reason, substitute, now=now)
         if outcome is not None:
             settled.append(Settled(match_id, outcome))
@@ -504,13 +533,14 @@ def _withdraw_from(
         seat = next((s for s in seats if s.member_id == member_id), None)
         if seat is None or match.is_over:
             return None  # ended meanwhile (a deadline applied first), or not theirs now
+        _not_a_player(organiser, seats)
         other = seats[1 - seat.position]
-        moved = Turn.objects.filter(match=match, position=seat.position).exists()
-        if substitute is not None and not moved and other.member_id != substitute.pk:
+        scheduled = match.status == Match.Status.SCHEDULED
+        if substitute is not None and scheduled and other.member_id != substitute.pk:
             _hand_seat_over(change, seat, substitute, organiser, reason)
             return "substituted"
         player = str(seat.member)
-        if match.status == Match.Status.SCHEDULED:
+        if scheduled:
             change.events += finish_match(
                 match,
                 seats,

@@ -131,12 +131,18 @@ def _audit_detail(action: OrganiserAction) -> str:
     return ""
 
 
+#: What everyone who may watch a match sees of its audit trail: the rulings on its result,
+#: and every substitution (who plays was changed, by whom and why).
+WATCHERS_SEE = OrganiserAction.RESULT_KINDS | {OrganiserAction.Kind.SUBSTITUTE}
+
+
 def audit_lines(match: Match, *, is_organiser: bool) -> list[AuditLine]:
     """Organisers' actions on the match: every one to an organiser; to anyone else who may
-    watch it, the rulings on its result only (a cancellation, an adjudication, a void)."""
+    watch it, the rulings on its result (a cancellation, an adjudication, a void, a
+    withdrawal) and the substitutions."""
     actions = OrganiserAction.objects.filter(match=match).select_related("organiser")
     if not is_organiser:
-        actions = actions.filter(kind__in=OrganiserAction.RESULT_KINDS)
+        actions = actions.filter(kind__in=WATCHERS_SEE)
     return [
         AuditLine(
             kind=action.kind,

@@ -178,7 +178,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
         "username": ["alice", "newcomer", "dropped", "organiser", "nobody"],
         "ruleset": ["word-duel", "classic", "no-such-rules"],
         "token": [
-            account_services.email_verification_token(alice),
+            account_services.email_verification_token(alice, "alice@example.org"),
             *(unsubscribe_token(alice.pk, kind) for kind, _ in channel_kinds()[:1]),
             "not-a-token",
         ],

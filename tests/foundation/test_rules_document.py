@@ -51,6 +51,7 @@ SENT_BY: dict[str, frozenset[str]] = {
     "InvalidFixture": frozenset(),
     "FixtureUnchangeable": frozenset(),  # the organiser's pages only
     "RoundsOutOfOrder": frozenset(),  # the organiser's fixture list only
+    "OwnMatch": frozenset(),  # the organiser's fixture list and member removal only
     # Membership (a seat over the socket; the rest on the account and members pages).
     "MembershipRequired": frozenset({"socket"}),
     "SignUpRefused": frozenset(),

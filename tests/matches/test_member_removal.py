@@ -1,6 +1,6 @@
 """Removing a member (issue 35): the organiser is asked first and shown the fixtures the
 member holds; the member is withdrawn from them (a fixture not kicked off cancelled, a live
-match lost) or a substitute takes their seats where they have not moved; nobody stays seated
+match lost) or a substitute takes their seats in the fixtures not kicked off; nobody stays seated
 in a live or future fixture after leaving the club; removed and declined members can be
 reinstated; and the organisers' fixture filter still finds a removed member's fixtures."""
 
@@ -124,7 +124,7 @@ def test_a_withdrawn_member_leaves_no_seat_in_a_live_or_future_fixture(
     assert "erin withdrawn: the fixture cancelled" in page
 
 
-def test_a_substitute_takes_the_seats_not_yet_moved_and_the_rest_is_withdrawn(
+def test_a_substitute_takes_the_seats_not_yet_kicked_off_and_the_rest_is_withdrawn(
     organiser, erins_season, make_member, alice, bob
 ):
     erin, matches = erins_season
@@ -140,16 +140,19 @@ def test_a_substitute_takes_the_seats_not_yet_moved_and_the_rest_is_withdrawn(
         },
     )
     assert answer.status_code == 302
-    for name in ("waiting", "ahead"):  # erin sat Second in both, and never moved
-        assert Seat.objects.get(match=matches[name], member=carol).position == 1
-        assert not Match.objects.get(pk=matches[name].pk).is_over
-        assert "carol" in title_of(matches[name])
-        assert "erin" not in title_of(matches[name])
-    moved = matches["moved"]
-    moved.refresh_from_db()
-    assert (moved.end_reason, moved.result) == ("withdrawn", "second")  # she had moved
-    assert Notice.objects.filter(member=carol, kind=Kind.FIXTURE).count() == 2
-    assert Notice.objects.filter(member=alice, kind=Kind.SUBSTITUTE).count() == 1
+    ahead = matches["ahead"]  # erin sat Second, before kick-off: carol takes the seat
+    assert Seat.objects.get(match=ahead, member=carol).position == 1
+    assert not Match.objects.get(pk=ahead.pk).is_over
+    assert "carol" in title_of(ahead)
+    assert "erin" not in title_of(ahead)
+    # Live matches are never handed over, moved in or not: each is a win for the opponent.
+    for name, winner in (("moved", "second"), ("waiting", "first")):
+        match = matches[name]
+        match.refresh_from_db()
+        assert (match.end_reason, match.result) == ("withdrawn", winner)
+        assert not Seat.objects.filter(match=match, member=carol).exists()
+    assert Notice.objects.filter(member=carol, kind=Kind.FIXTURE).count() == 1
+    assert Notice.objects.filter(member=alice, kind=Kind.SUBSTITUTE).count() == 0
     assert Notice.objects.filter(member=bob, kind=Kind.SUBSTITUTE).count() == 1
 
 

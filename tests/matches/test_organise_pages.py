@@ -317,28 +317,36 @@ def test_member_fields_offer_the_picker_and_still_take_a_typed_username(organise
 
 
 @pytest.mark.django_db
-def test_the_match_page_shows_rulings_to_every_viewer_and_the_whole_trail_to_organisers(
-    organiser, live_match, make_member, make_fixture, alice, bob
+def test_the_match_page_shows_rulings_and_substitutions_to_every_viewer_and_the_whole_trail_to_organisers(  # noqa: E501
+    organiser, upcoming, make_member, alice, bob
 ):
     from matches import services
 
     carol = make_member("carol")
-    services.fixture_substitute(organiser=organiser, match_id=live_match.id, position=1,
+    services.fixture_substitute(organiser=organiser, match_id=upcoming.id, position=1,
                                 member_id=carol.pk, reason="Bob is ill")  # fmt: skip
-    services.match_adjudicate(organiser=organiser, match_id=live_match.id, ruling="first",
+    services.fixture_reschedule(organiser=organiser, match_id=upcoming.id,
+                                kickoff_at=upcoming.kickoff_at + timedelta(hours=1),
+                                reason="Hall booked late")  # fmt: skip
+    upcoming.refresh_from_db()
+    services.match_apply_deadlines(match_id=upcoming.id, now=upcoming.kickoff_at)
+    services.match_adjudicate(organiser=organiser, match_id=upcoming.id, ruling="first",
                               reason="Carol could not continue")  # fmt: skip
-    url = f"/matches/{live_match.id}/"
+    url = f"/matches/{upcoming.id}/"
     own = _client(organiser).get(url).content.decode()
     assert "Player substituted" in own
     assert "Second: carol replaced bob" in own
     assert "Bob is ill" in own
+    assert "Hall booked late" in own
     for viewer in (make_member("dave"), None):
         page = _client(viewer).get(url).content.decode()
         assert "Result adjudicated</strong> by organiser" in page
         assert "Carol could not continue" in page
         assert "(a win for First)" in page
-        assert "Bob is ill" not in page
-        assert "Player substituted" not in page
+        assert "Player substituted</strong> by organiser" in page
+        assert "Second: carol replaced bob" in page
+        assert "Bob is ill" in page
+        assert "Hall booked late" not in page  # a kick-off moved: the organisers' trail only
 
 
 @pytest.mark.django_db

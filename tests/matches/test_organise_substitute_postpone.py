@@ -1,6 +1,6 @@
-"""An organiser substitutes a player before their first move, and postpones a tournament
-round (issue 19, item 3): each one service with its lock, news, audit record, and refusals
-that change nothing."""
+"""An organiser substitutes a player before kick-off, and postpones a tournament round
+(issue 19, item 3): each one service with its lock, news, audit record, and refusals that
+change nothing. (A live seat is never handed over: tests/matches/test_organiser_no_peek.py.)"""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from matches.models import Match, OrganiserAction, Seat
 from matches.services.organising import MAX_POSTPONE_DAYS
 from notifications.models import Notice
 from tests.matches.helpers import commit_move
-from tests.matches.test_ws_helpers import seeded_match, socket_opener
+from tests.matches.test_ws_helpers import socket_opener
 
 db = database_sync_to_async
 
@@ -41,29 +41,38 @@ def _rack_seen_by(user: Member, match: Match) -> list[str] | None:
 # ---------------------------------------------------------------- substitute
 
 
+@pytest.fixture
+def upcoming(make_fixture, alice, bob) -> Match:
+    """alice v bob, kicking off in an hour: no rack dealt yet."""
+    return make_fixture(first=alice, second=bob, kickoff_at=timezone.now() + timedelta(hours=1))
+
+
 @pytest.mark.django_db
-def test_substitute_before_the_first_move_hands_the_seat_and_its_rack_over(
-    organiser, live_match, alice, bob, make_member
+def test_substitute_before_kickoff_hands_the_seat_over_and_the_newcomer_is_dealt(
+    organiser, upcoming, alice, bob, make_member
 ):
     carol = make_member("carol")
-    bob_rack = _rack_seen_by(bob, live_match)
-    assert bob_rack  # bob (Second) has been dealt and has not moved: alice is to move
-    services.fixture_substitute(organiser=organiser, match_id=live_match.id, position=1,
+    assert _rack_seen_by(bob, upcoming) == []  # nothing dealt before kick-off
+    services.fixture_substitute(organiser=organiser, match_id=upcoming.id, position=1,
                                 member_id=carol.pk, reason="Bob is ill")  # fmt: skip
-    seat = Seat.objects.get(match=live_match, position=1)
+    seat = Seat.objects.get(match=upcoming, position=1)
     assert seat.member_id == carol.pk
-    assert _rack_seen_by(carol, live_match) == bob_rack  # the seat's rack, now carol's
-    assert _rack_seen_by(bob, live_match) is None  # bob watches like anybody else
-    assert _rack_seen_by(alice, live_match) != bob_rack
-    action = OrganiserAction.objects.get(match=live_match)
+    action = OrganiserAction.objects.get(match=upcoming)
     assert (action.kind, action.reason) == ("substitute", "Bob is ill")
     assert action.details == {"position": 1, "member_before": "bob", "member_after": "carol",
                               "member_before_id": bob.pk, "member_after_id": carol.pk}  # fmt: skip
     # Carol is told she has a fixture, as a player seated when it is scheduled is.
-    assert Notice.objects.filter(member=carol, match=live_match, kind="fixture").count() == 1
-    # Only organisers see it in the trail: it is not a ruling on the result.
-    assert visibility.match_page(visibility.access_match(user=alice, match_id=live_match.id,
-                                                         key=None)).audit == []  # fmt: skip
+    assert Notice.objects.filter(member=carol, match=upcoming, kind="fixture").count() == 1
+    # Every watcher sees the substitution in the trail, the players included.
+    audit = visibility.match_page(visibility.access_match(user=alice, match_id=upcoming.id,
+                                                          key=None)).audit  # fmt: skip
+    assert [(line.kind, line.reason) for line in audit] == [("substitute", "Bob is ill")]
+    # At kick-off the seat is dealt to carol; bob watches like anybody else.
+    services.match_apply_deadlines(match_id=upcoming.id, now=upcoming.kickoff_at)
+    upcoming.refresh_from_db()
+    assert upcoming.status == Match.Status.LIVE
+    assert _rack_seen_by(carol, upcoming)
+    assert _rack_seen_by(bob, upcoming) is None
 
 
 @pytest.mark.django_db
@@ -82,8 +91,8 @@ def test_substitute_in_a_tournament_adds_the_newcomer_to_its_players(organiser, 
 
 
 @pytest.mark.django_db
-def test_substitute_refusals_change_nothing(organiser, live_match, alice, bob, make_member,
-                                            make_fixture):  # fmt: skip
+def test_substitute_refusals_change_nothing(organiser, live_match, upcoming, alice, bob,
+                                            make_member, make_fixture):  # fmt: skip
     carol = make_member("carol")
     pending = make_member("pat")
     Member.objects.filter(pk=pending.pk).update(membership=Member.Membership.PENDING)
@@ -93,10 +102,10 @@ def test_substitute_refusals_change_nothing(organiser, live_match, alice, bob, m
     passed = commit_move(match_id=live_match.id, member=alice, move={"kind": "pass"},
                          against_turn=0, client_id="p-1")  # fmt: skip
     assert passed.accepted  # alice (First) has moved; bob (Second) has not
-    before = _database(live_match, half)
+    before = _database(live_match, upcoming, half)
 
     def refused(error, text, **kwargs):
-        args = {"organiser": organiser, "match_id": live_match.id, "position": 1,
+        args = {"organiser": organiser, "match_id": upcoming.id, "position": 1,
                 "member_id": carol.pk, "reason": "because"} | kwargs  # fmt: skip
         with pytest.raises(error, match=text) as raised:
             services.fixture_substitute(**args)
@@ -105,18 +114,20 @@ def test_substitute_refusals_change_nothing(organiser, live_match, alice, bob, m
     assert refused(services.NotAllowed, "Only organisers", organiser=alice).code == "not_allowed"
     refused(services.InvalidFixture, "Give a reason", reason="  ")
     refused(services.InvalidFixture, "A seat is First or Second", position=2)
-    too_late = refused(services.FixtureUnchangeable, "already moved", position=0)
-    assert too_late.code == "fixture_unchangeable"
+    for position in (0, 1):  # live: neither seat, moved or not, is handed over
+        too_late = refused(services.FixtureUnchangeable, "has kicked off",
+                           match_id=live_match.id, position=position)  # fmt: skip
+        assert too_late.code == "fixture_unchangeable"
     for outsider in (pending, removed):
         refused(services.InvalidFixture, "Only approved club members", member_id=outsider.pk)
     refused(services.InvalidFixture, "Only approved club members", member_id=10**9)
     refused(services.InvalidFixture, "both sides", member_id=alice.pk)
     refused(services.InvalidFixture, "already holds this seat", member_id=bob.pk)
     refused(services.InvalidFixture, "This seat is empty", match_id=half.id, position=1)
-    assert _database(live_match, half) == before
+    assert _database(live_match, upcoming, half) == before
     services.match_resign(match_id=live_match.id, member=bob, client_id="r-1")
     over = _database(live_match)
-    refused(services.FixtureUnchangeable, "This match is over")
+    refused(services.FixtureUnchangeable, "This match is over", match_id=live_match.id)
     assert _database(live_match) == over
 
 
@@ -198,15 +209,15 @@ def test_postpone_refusals_change_nothing(organiser, alice, cup):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_over_the_socket_the_rack_moves_to_the_newcomer_only(
+async def test_over_the_socket_the_newcomer_alone_is_dealt_at_kickoff(
     organiser, make_fixture, alice, bob, make_member
 ):
     carol = await db(make_member)("carol")
-    match = await db(seeded_match)(make_fixture, alice, bob, seed=7)
+    match = await db(make_fixture)(first=alice, second=bob,
+                                   kickoff_at=timezone.now() + timedelta(hours=1))  # fmt: skip
     async with socket_opener() as connect:
         old, before = await connect(match.id, member=bob)
-        rack = before["rack"]
-        assert rack
+        assert (before["rack"], before["your_seat"]) == ([], 1)  # not dealt yet
         watcher, _ = await connect(match.id, name="visitor")
         await db(services.fixture_substitute)(organiser=organiser, match_id=match.id,
                                               position=1, member_id=carol.pk,
@@ -214,11 +225,13 @@ async def test_over_the_socket_the_rack_moves_to_the_newcomer_only(
         for socket in (old, watcher):
             changed = await socket.event("fixture_changed")
             assert changed == {"type": "fixture_changed", "match_id": match.id, "data": {}}
-        assert (await old.sync())["rack"] is None  # bob now watches
+        assert (await old.sync())["your_seat"] is None  # bob now watches
         assert (await watcher.sync())["seats"][1]["name"] == "carol"
+        await db(services.match_apply_deadlines)(match_id=match.id, now=match.kickoff_at)
         _, snapshot = await connect(match.id, member=carol)
-        assert snapshot["rack"] == rack
+        assert snapshot["rack"]
         assert snapshot["your_seat"] == 1
+        assert (await old.sync())["rack"] is None
 
 
 @pytest.mark.django_db

@@ -6,8 +6,10 @@ static files), on this run's test database and on the machine's Redis under pref
 this test's own. Through the proxy only, over HTTPS and WSS, the test:
 
 * reads ``/healthz`` reporting every part well (web, database, Redis, a worker answering a
-  ping, beat's recent tick);
-* finds hashed static files cached for a year, a body over the limit refused by the proxy,
+  ping, beat's recent tick), naming the host and process that answered only to the
+  operator's token;
+* finds hashed static files cached for a year (with nosniff and HSTS, as the web processes'
+  answers have them), a body over the limit refused by the proxy,
   a forged X-Forwarded-For ignored (the request's log line names the real peer) and the
   request id of a response in the web process's log;
 * signs two members in and plays a move over a secure websocket;
@@ -16,7 +18,9 @@ this test's own. Through the proxy only, over HTTPS and WSS, the test:
   ``make restore``, every move there;
 
 then stops the stack (SIGTERM to its supervisor, which stops each process by its PID) and
-checks that none of its processes is left.
+checks that none of its processes is left. Another test sends the requests that carry
+secrets in their addresses (viewing and share keys, an invitation, a calendar feed's secret,
+confirmation, unsubscribe and reset tokens) and finds none of them in the proxy's log.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import http.client
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -36,6 +41,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +50,16 @@ import pytest
 import redis
 import requests
 from django.conf import settings
+from django.contrib.auth.tokens import default_token_generator
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from websockets.asyncio.client import connect
 
-from matches.models import Turn
+from accounts import services as account_services
+from matches.models import Match, Turn
+from notifications import feeds
+from notifications.services import channel_kinds, unsubscribe_token
 from tests.matches.test_ws_helpers import legal_play, move_frame, seeded_match
 from tests.processes import spawn
 from tests.reliability.harness import (
@@ -60,6 +73,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-correct-horse"  # tests/conftest.py's make_member
 READY_SECONDS = 150
+#: The operator's token for /healthz (HEALTH_TOKEN) in the stack's web processes.
+HEALTH_TOKEN = secrets.token_urlsafe(24)
 
 
 @dataclass
@@ -134,6 +149,7 @@ def stack(tmp_path: Path, transactional_db, layer_prefix: str) -> Iterator[Runni
         STACK_DATABASE_URL=subprocess_database_url(),
         STACK_PREFIX=layer_prefix,
         REDIS_URL=settings.REDIS_URL,
+        HEALTH_TOKEN=HEALTH_TOKEN,
     )
     with output.open("wb") as out:
         process = spawn(
@@ -232,8 +248,10 @@ def declared_too_large(stack: RunningStack, length: int) -> int:
         conn.close()
 
 
-def healthz(stack: RunningStack) -> tuple[int, dict[str, Any]]:
-    response = stack.session().get(f"{stack.url}/healthz", timeout=20)
+def healthz(stack: RunningStack, *, operator: bool = True) -> tuple[int, dict[str, Any]]:
+    """/healthz through the proxy, asked with the operator's token (or as the public)."""
+    headers = {"Authorization": f"Bearer {HEALTH_TOKEN}"} if operator else {}
+    response = stack.session().get(f"{stack.url}/healthz", headers=headers, timeout=20)
     return response.status_code, response.json()
 
 
@@ -252,9 +270,16 @@ def test_the_production_stack_serves_plays_survives_a_daphne_and_restores(
     for part in ("web", "database", "channel_layer", "worker", "beat"):
         assert body[part]["ok"] is True, (part, body)
     assert body["database"]["detail"] == "postgresql"
-    assert body["worker"]["detail"] == f"{state['prefix']}-worker@{socket.gethostname()}"
+    assert body["worker"]["node"] == f"{state['prefix']}-worker@{socket.gethostname()}"
     assert body["beat"]["age_seconds"] < 10
-    assert int(body["web"]["detail"].rsplit(":", 1)[1]) in {pids["web-1"], pids["web-2"]}
+    assert int(body["web"]["process"].rsplit(":", 1)[1]) in {pids["web-1"], pids["web-2"]}
+    # The public is told how each part is, not which host or process answered.
+    status, public = healthz(stack, operator=False)
+    assert status == 200, public
+    assert {part["ok"] for name, part in public.items() if name != "status"} == {True}
+    told = json.dumps(public)
+    assert socket.gethostname() not in told
+    assert not any(str(pid) in told for pid in pids.values()), told
 
     # Static files under hashed names, cached for a year by the proxy.
     https = stack.session()
@@ -266,6 +291,10 @@ def test_the_production_stack_serves_plays_survives_a_daphne_and_restores(
     assert asset.status_code == 200
     assert asset.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert asset.headers["Server"] == "Caddy"  # from disk, not from a web process
+    # The same protection as every page: no sniffing a file's type, and HTTPS only.
+    assert asset.headers["X-Content-Type-Options"] == "nosniff"
+    assert asset.headers["Strict-Transport-Security"] == home.headers["Strict-Transport-Security"]
+    assert home.headers["Strict-Transport-Security"].startswith("max-age=31536000")
 
     # A body over the proxy's limit never reaches a web process.
     assert declared_too_large(stack, 4 * 1024 * 1024) == 413
@@ -320,7 +349,7 @@ def test_the_production_stack_serves_plays_survives_a_daphne_and_restores(
     for _ in range(4):
         status, body = healthz(stack)
         assert status == 200, body
-        assert body["web"]["detail"].endswith(f":{pids['web-2']}")
+        assert body["web"]["process"].endswith(f":{pids['web-2']}")
     assert Turn.objects.filter(match=match).count() == 4
 
     # make backup while it runs; make restore into a database that did not exist.
@@ -347,3 +376,124 @@ def test_the_production_stack_serves_plays_survives_a_daphne_and_restores(
         with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}_restored"')
     sys.stderr.write(f"\nstack test body: {time.monotonic() - started:.1f} s\n")
+
+
+async def watch_with_key(stack: RunningStack, match_id: int, key: str) -> dict:
+    """Open a secure websocket through the proxy with a viewing key, as a key holder's page
+    does; the first frame. The proxy logs the upgrade when the socket closes."""
+    async with connect(
+        stack.ws_url(match_id) + f"?key={key}",
+        ssl=stack.ssl_context(),
+        origin=stack.url,  # type: ignore[arg-type]
+        open_timeout=20,
+        proxy=None,
+    ) as socket_:
+        return json.loads(await asyncio.wait_for(socket_.recv(), 20))
+
+
+def test_the_proxys_log_holds_no_key_or_secret(
+    stack: RunningStack, make_fixture, organiser, alice, bob
+) -> None:
+    """Every kind of secret that travels in an address, sent through the proxy as a browser
+    sends it (in the address, in the Referer of the page's own requests, inside a sign-in's
+    ?next=, in a redirect): the proxy's log has a line for each request, and none of the
+    secrets. (An imported game's share key is any ?key= to the proxy: the value sent here
+    need not open a game for the proxy to log the address; nor need the signed tokens be
+    signed with the stack's own secret.)"""
+    hidden = make_fixture(first=alice, second=bob, visibility=Match.Visibility.MEMBERS)
+    feed = feeds.feed_of(alice)
+    invitation = account_services.invitation_create(
+        organiser=organiser, expires_at=timezone.now() + timedelta(days=1)
+    )
+    confirm = account_services.email_verification_token(alice, "alice@example.org")
+    unsubscribe = unsubscribe_token(alice.pk, channel_kinds()[0][0])
+    reset = default_token_generator.make_token(alice)
+    share_key = secrets.token_urlsafe(32)
+    secret_values = {
+        "viewing key": hidden.viewing_key,
+        "share key": share_key,
+        "invitation": invitation.token,
+        "calendar secret": feed.secret,
+        "confirmation": confirm,
+        "unsubscribe": unsubscribe,
+        "reset": reset,
+        "operator's token": HEALTH_TOKEN,
+    }
+    page = f"{stack.url}/matches/{hidden.id}/?key={hidden.viewing_key}"
+    uid = urlsafe_base64_encode(force_bytes(alice.pk))
+    https = stack.session()
+    answers = {
+        "match page": https.get(page, timeout=20),
+        "a page's own request": https.get(
+            f"{stack.url}/api/matches/{hidden.id}/?key={hidden.viewing_key}",
+            headers={"Referer": page},
+            timeout=20,
+        ),
+        "static file": https.get(
+            f"{stack.url}/static/board.js", headers={"Referer": page}, timeout=20
+        ),
+        "imported game": https.get(f"{stack.url}/imports/1/?key={share_key}", timeout=20),
+        "invitation": https.get(
+            f"{stack.url}/accounts/sign-up/?invite={invitation.token}", timeout=20
+        ),
+        "calendar": https.get(
+            f"{stack.url}/notifications/calendar/{alice.pk}/{feed.secret}.ics", timeout=20
+        ),
+        "tournament calendar": https.get(
+            f"{stack.url}/notifications/calendar/{alice.pk}/{feed.secret}/tournaments/1.ics",
+            timeout=20,
+        ),
+        "confirmation": https.get(f"{stack.url}/accounts/email/verify/{confirm}/", timeout=20),
+        "unsubscribe": https.get(
+            f"{stack.url}/notifications/unsubscribe/{unsubscribe}/", timeout=20
+        ),
+        "reset": https.get(
+            f"{stack.url}/accounts/password/reset/{uid}/{reset}/",
+            allow_redirects=False,
+            timeout=20,
+        ),
+        "sign-in asked for a keyed page": https.get(
+            f"{stack.url}/accounts/profile/?key={hidden.viewing_key}",
+            allow_redirects=False,
+            timeout=20,
+        ),
+        "health, for the operator": https.get(
+            f"{stack.url}/healthz", headers={"Authorization": f"Bearer {HEALTH_TOKEN}"}, timeout=20
+        ),
+    }
+    # The keys and the feed's secret open what they open (the signed tokens are signed with
+    # this test's secret, not the stack's: the proxy logs their addresses all the same).
+    assert answers["match page"].status_code == 200
+    assert answers["calendar"].status_code == 200
+    redirect = answers["sign-in asked for a keyed page"]
+    assert redirect.status_code == 302
+    assert hidden.viewing_key in redirect.headers["Location"]  # the redirect carries it
+    frame = asyncio.run(watch_with_key(stack, hidden.id, hidden.viewing_key))
+    assert frame["type"] == "snapshot", frame
+
+    sent = len(answers) + 1  # and the socket
+    access = wait_until(
+        lambda: (
+            lines
+            if len(lines := [line for line in stack.json_lines("proxy")
+                             if line.get("logger", "").startswith("http.log.access")]) >= sent
+            else None
+        ),
+        timeout=15,
+        what="the proxy's line for every request",
+    )  # fmt: skip
+    logged = stack.log("proxy")
+    leaked = {name for name, value in secret_values.items() if value in logged}
+    assert not leaked, f"the proxy's log holds: {sorted(leaked)}"
+    uris = [line["request"]["uri"] for line in access]
+    assert f"/matches/{hidden.id}/?key=REDACTED" in uris
+    assert f"/notifications/calendar/{alice.pk}/REDACTED.ics" in uris
+    assert f"/ws/matches/{hidden.id}/?key=REDACTED" in uris
+    referers = [
+        referer for line in access for referer in line["request"]["headers"].get("Referer", [])
+    ]
+    assert f"{stack.url}/matches/{hidden.id}/?key=REDACTED" in referers
+    locations = [
+        location for line in access for location in line.get("resp_headers", {}).get("Location", [])
+    ]
+    assert any("%3Fkey%3DREDACTED" in location for location in locations), locations
