@@ -210,7 +210,8 @@ class Seat(models.Model):
 
 
 class Turn(models.Model):
-    """One entry of the move log; ``rack_before`` and ``drawn`` are the mover's secret."""
+    """One entry of the move log; ``rack_before``, ``drawn`` and ``swapped`` are the mover's secret
+    until the match is over (then public: matches/visibility/record.py)."""
 
     class Kind(models.TextChoices):
         PLAY = "play", "Play"

@@ -302,20 +302,22 @@ class BagProof(Shape):
     contributions: list[Contribution]
 
 
-class OwnTurnTiles(Shape):
-    """One of the viewer's own turns, as their own record shows it: the rack they held
-    before it, the tiles they drew after it, the letters their swap returned."""
+class TurnTiles(Shape):
+    """One turn's tiles, public once the match is over: the rack its mover held before it,
+    the tiles they drew after it, and the letters a swap returned (blanks as ``?``)."""
 
     number: int
+    position: Seat
     rack_before: str
     drawn: str
-    swapped: str
+    swapped: str = Field(description="Empty unless the turn was a swap.")
 
 
 class FairnessRecord(Shape):
-    """What "Check this game's bag" reads, for one viewer of a finished match: the public
-    record (seed, contributions, the chained move log) and only the viewer's own tiles.
-    docs/RECORDS.md, "Checking a game in the browser", says what is checked."""
+    """What "Check this game's bag" reads, for anyone who may watch a finished match: the
+    public record (seed, contributions, the chained move log) and, since the whole record is
+    public after the end, every seat's tiles. The same for every viewer. docs/RECORDS.md,
+    "Checking a game in the browser", says what is checked."""
 
     match_id: int
     ruleset: str
@@ -325,9 +327,8 @@ class FairnessRecord(Shape):
     seed: str = Field(pattern="^[0-9a-f]{64}$")
     contributions: list[str] = Field(description="Each seat's value in hex, in seat order.")
     moves: list[MoveView]
-    your_seat: Seat | None
-    your_turns: list[OwnTurnTiles]
-    your_final_rack: str | None
+    turn_tiles: list[TurnTiles] = Field(description="Every turn's tiles, in turn order.")
+    final_racks: list[str] = Field(description="Each seat's rack at the end, in seat order.")
 
 
 # ---------------------------------------------------------------- news (events)
@@ -799,7 +800,8 @@ class TurnAnalysis(Shape):
 
 
 class Replay(Shape):
-    """The position after ``turn`` turns as the caller saw it: public facts, own rack."""
+    """The position after ``turn`` turns: the public facts and the caller's own rack; once
+    the match is over, every seat's rack and every turn's tiles too."""
 
     match_id: int
     name: str = Field(description=TITLE)
@@ -822,7 +824,15 @@ class Replay(Shape):
     bag_seed: str | None
     seats: list[SeatView]
     your_seat: Seat | None
-    rack: list[str] | None
+    rack: list[str] | None = Field(description="The caller's own rack at this step.")
+    racks: list[list[str]] | None = Field(
+        description="Once the match is over (the whole record is public): every seat's rack "
+        "at this step, in seat order. Null while the match is played."
+    )
+    turn_tiles: list[TurnTiles] | None = Field(
+        description="Once the match is over: the tiles of each turn shown (the rack before "
+        "it, the tiles drawn after it, a swap's letters). Null while the match is played."
+    )
     final_score: FinalScore | None = Field(
         description="On the final step only (``final``): how the final scores were reached."
     )

@@ -69,16 +69,12 @@ def finish_match(
 
 
 def _bag_check_news(match: Match, seats: list[Seat]) -> list[Event]:
-    """The bag check's records, now the seed is public: the watchers' one, then each
-    player's own (their tiles), so an open page can check the game without a reload. The
-    whole log is read once, at the end."""
+    """The bag check's record, now the seed and the whole record are public, to every
+    watcher, so an open page can check the game without a reload. The whole log is read
+    once, at the end."""
     turns = list(Turn.objects.filter(match=match).order_by("number"))
-    public, own = visibility.fairness_news(match, seats, turns)
-    if public is None:
-        return []
-    events: list[Event] = [PublicEvent(match.id, "fairness", public)]
-    events += [PrivateEvent(match.id, member_id, "fairness", record) for member_id, record in own]
-    return events
+    record = visibility.finished_record(match, seats, turns)
+    return [] if record is None else [PublicEvent(match.id, "fairness", record)]
 
 
 def after_seating(match: Match, seats: list[Seat], *, now: datetime) -> list[Event]:

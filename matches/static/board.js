@@ -82,6 +82,7 @@ function start(root) {
     acked: new Set(), // turn numbers of the moves this page made (others came from elsewhere)
     tileSet: null, // every tile of the game, as the last snapshot's unseen count implies
     showing: null, // the last play being shown again: {tiles, before, shown, timer}
+    record: null, // once the game is over, its whole record (the bag check's), else null
   };
   let tileSeq = 0;
 
@@ -509,8 +510,10 @@ function start(root) {
         if (isFriendlyEnd(state.live)) renderRematch("none");
         break;
       case "fairness":
-        // The bag check's record, now the seed is public: a player waits for their own.
-        if (!state.live || (seated() && frame.data.your_seat === null)) break;
+        // The bag check's record, now the seed and the whole record are public.
+        if (!state.live) break;
+        state.record = frame.data;
+        render();
         document.dispatchEvent(new CustomEvent("wordduel:fairness", { detail: frame.data }));
         break;
       case "rematch":
@@ -955,15 +958,28 @@ function start(root) {
 
   // ------------------------------------------------------------------ drawing the rest
 
-  function moveWhat(move) {
+  // ``swapped``: the letters a swap returned, once the game is over and its record public.
+  function moveWhat(move, swapped) {
     if (move.kind === "play") {
       const words = move.words.map((w) => (w.tiles || w.word || "").toUpperCase());
       const at = move.words[0] && move.words[0].position ? ` at ${move.words[0].position}` : "";
       return `played ${words.join(", ")}${at} for ${move.score}`;
     }
-    if (move.kind === "swap") return `swapped ${plural(move.swap_count, "tile")}`;
+    if (move.kind === "swap") return swapped ? `swapped ${spell(swapped)}` : `swapped ${plural(move.swap_count, "tile")}`;
     return "passed";
   }
+
+  // Tiles as letters for reading: "A E ?" is "A E blank".
+  const spell = (tiles) => Array.from(tiles, (t) => (t === "?" ? "blank" : t)).join(" ");
+
+  // Once the game is over its whole record is public: every turn's tiles and the racks, from
+  // a replay step, or in the live view from the finished game's record (embedded in the page,
+  // or brought by the "fairness" news). While a game is played, none.
+  const turnTiles = () => {
+    const tiles = state.replay ? state.replay.turn_tiles : state.record && state.record.turn_tiles;
+    return new Map((tiles || []).map((t) => [t.number, t]));
+  };
+  const racksShown = () => (state.replay ? state.replay.racks : state.record && state.record.final_racks);
 
   function describeMove(move, seats) {
     const seat = seats.find((s) => s.position === move.position);
@@ -1150,6 +1166,9 @@ function start(root) {
           make("span", { class: "score", text: seat.score }), " points · ",
           make("span", { class: "rack-count", text: plural(seat.rack_count, "tile") }), " on the rack",
         );
+        // A finished game shows every seat's rack: at the replay's step, or the racks left.
+        const racks = racksShown();
+        if (racks) li.append(": ", make("span", { class: "rack-letters", text: spell(racks[seat.position]) || "none" }));
         if (toMove) li.append(" ", make("span", { class: "badge", text: "to move" }));
       } else {
         li.append(make("span", { class: "muted", text: "Free" }));
@@ -1175,7 +1194,9 @@ function start(root) {
       return;
     }
     const list = make("ol", { class: "moves", id: "moves" });
+    const tiles = turnTiles();
     for (const move of shown.moves) {
+      const held = tiles.get(move.number);
       const seat = shown.seats.find((s) => s.position === move.position);
       const link = new URL(location.href);
       link.searchParams.set("turn", move.number);
@@ -1184,7 +1205,8 @@ function start(root) {
         make("strong", { text: seatName(seat) }), " ",
         make("span", { class: "muted", text: `(${seat.label})` }), " ",
         make("a", { href: link.pathname + link.search, class: "step", "data-turn": move.number,
-          title: "Show the board after this move", text: moveWhat(move) }), " ",
+          title: "Show the board after this move", text: moveWhat(move, held && held.swapped) }), " ",
+        held ? make("span", { class: "muted rack-before", text: `from ${spell(held.rack_before)} ` }) : null,
         make("span", { class: "muted", text: `· ${move.totals[0]}–${move.totals[1]}` }));
       if (current !== null && move.number > current) li.classList.add("future");
       list.append(li);
@@ -1266,7 +1288,11 @@ function start(root) {
         text = `Replay: the board after move ${at} of ${count}, the last. `
           + `Final score after the end-of-game rack adjustments: ${scores}.`;
       }
-      if (r.rack) text += ` Your rack then: ${r.rack.map((t) => (t === "?" ? "blank" : t)).join(" ")}.`;
+      if (r.racks) {
+        text += ` Racks then: ${r.seats.map((s) => `${seatName(s)} ${spell(r.racks[s.position]) || "none"}`).join("; ")}.`;
+      } else if (r.rack) {
+        text += ` Your rack then: ${spell(r.rack)}.`;
+      }
       el.replayBanner.textContent = text;
     }
     renderAnalysis(state.replay && state.replay.analysis);
@@ -1565,6 +1591,8 @@ function start(root) {
 
   // ------------------------------------------------------------------ go
 
+  const embedded = $("fairness-record");
+  if (embedded) state.record = JSON.parse(embedded.textContent);
   const startTurn = new URLSearchParams(location.search).get("turn");
   if (startTurn !== null && /^\d+$/.test(startTurn)) showTurn(Number(startTurn), { push: false });
   connect();

@@ -1,13 +1,15 @@
 /* "Check this game's bag": the browser checks a finished match itself, with Web Crypto.
  *
  * It reads only the record embedded in the page (#fairness-record: the revealed seed, the
- * seats' values, the chained move log and the viewer's own tiles), or the same record as the
- * match's live news brought it when the game ended, and trusts nothing else:
+ * seats' values, the chained move log and every seat's tiles, all public once the game is
+ * over), or the same record as the match's live news brought it when the game ended, and
+ * trusts nothing else:
  * 1. sha256(seed) is the commitment published before the game;
  * 2. each turn's canonical public record hashes to the hash published with it, and names the
  *    turn before's (turn 1: the commitment);
- * 3. replaying the draws (HMAC-SHA256(seed, salt || counter)), the viewer's racks and draws are
- *    the ones dealt, every play used tiles the seed dealt, every bag count is right.
+ * 3. replaying the draws (HMAC-SHA256(seed, salt || counter)), every rack of both seats and
+ *    every draw is the one the seed gives, every play and swap used tiles from the rack it
+ *    dealt, every bag count is right, and so are the racks left at the end.
  * matches/offline_check.py is the same check in Python; docs/RECORDS.md is the reference. */
 
 const encoder = new TextEncoder();
@@ -105,6 +107,15 @@ async function checkChain(record) {
   return { line: `All ${record.moves.length} turns are chained, each to the one before.` };
 }
 
+const SEATS = ["First", "Second"];
+
+/* The tiles a move took from its rack: a play's ("?" for a blank), a swap's letters. */
+function usedTiles(move, tiles) {
+  if (move.kind === "play") return move.tiles.map((t) => (t.blank ? "?" : t.letter));
+  if (move.kind === "swap") return Array.from(tiles.swapped);
+  return [];
+}
+
 async function checkBag(record) {
   const key = await crypto.subtle.importKey("raw", hexToBytes(record.seed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const salt = hexToBytes(record.contributions.join(""));
@@ -113,71 +124,57 @@ async function checkBag(record) {
   Object.entries(record.tiles).forEach(([tile, count]) => { for (let i = 0; i < count; i += 1) bag.push(tile); });
   bag.sort();
   const size = record.rack_size;
-  const own = record.your_seat;
-  const mine = new Map(record.your_turns.map((turn) => [turn.number, turn]));
-  let known = true;
-  let stoppedAt = null;
-  let seen = 0;
+  const byTurn = new Map(record.turn_tiles.map((tiles) => [tiles.number, tiles]));
   const draw = async (count) => {
     const out = [];
     for (let i = 0; i < count && bag.length; i += 1) out.push(bag.splice(await stream.randbelow(bag.length), 1)[0]);
     return out;
   };
   const racks = [await draw(size), await draw(size)];
-  if (own !== null) seen += size;
+  let drawn = racks[0].length + racks[1].length;
   for (const move of record.moves) {
     const { number, position: seat, kind } = move;
+    const who = SEATS[seat];
     const rack = racks[seat];
-    const ownTurn = seat === own ? mine.get(number) : undefined;
+    const tiles = byTurn.get(number);
     const fail = (text) => ({ failure: `Turn ${number}: ${text}`, turn: number });
-    if (ownTurn && known && sortedText(rack) !== sortedText(ownTurn.rack_before)) {
-      return fail(`your rack was ${ownTurn.rack_before}, the seed dealt ${sortedText(rack)}.`);
+    if (!tiles || tiles.position !== seat) return fail(`the record does not show the tiles ${who} held.`);
+    if (sortedText(rack) !== sortedText(tiles.rack_before)) {
+      return fail(`${who}'s rack was ${tiles.rack_before}, the seed dealt ${sortedText(rack)}.`);
     }
-    if (kind === "swap" && !ownTurn && known) { known = false; stoppedAt = number; }
-    let used = [];
-    if (kind === "play") used = move.tiles.map((t) => (t.blank ? "?" : t.letter));
-    else if (kind === "swap") used = ownTurn ? Array.from(ownTurn.swapped) : new Array(move.swap_count).fill("?");
-    if (known) {
-      for (const tile of used) {
-        const at = rack.indexOf(tile);
-        if (at < 0) return fail(`${tile} was played, but the rack the seed dealt held no ${tile}.`);
-        rack.splice(at, 1);
-      }
-    } else {
-      rack.splice(0, used.length);
+    const used = usedTiles(move, tiles);
+    if (kind === "swap" && used.length !== move.swap_count) {
+      return fail(`${who} swapped ${tiles.swapped || "nothing"}, the move log says ${move.swap_count} tiles.`);
     }
-    const count = kind === "play" ? size - rack.length : used.length;
-    let drawn;
-    if (known) {
-      drawn = await draw(count);
-    } else {
-      drawn = [];
-      for (let i = 0; i < count && bag.length; i += 1) { bag.splice(await stream.randbelow(bag.length), 1); drawn.push("?"); }
+    for (const tile of used) {
+      const at = rack.indexOf(tile);
+      if (at < 0) return fail(`${who} ${kind === "swap" ? "swapped" : "played"} ${tile}, but the rack the seed dealt held no ${tile}.`);
+      rack.splice(at, 1);
     }
-    if (ownTurn && known) {
-      if (sortedText(drawn) !== sortedText(ownTurn.drawn)) {
-        return fail(`you drew ${ownTurn.drawn || "nothing"}, the seed gives ${drawn.join("") || "nothing"}.`);
-      }
-      seen += drawn.length;
+    const fresh = await draw(kind === "play" ? size - rack.length : used.length);
+    if (sortedText(fresh) !== sortedText(tiles.drawn)) {
+      return fail(`${who} drew ${tiles.drawn || "nothing"}, the seed gives ${fresh.join("") || "nothing"}.`);
     }
+    drawn += fresh.length;
     if (kind === "swap") bag = bag.concat(used).sort();
-    rack.push(...drawn);
+    rack.push(...fresh);
     if (bag.length !== move.bag_count) {
       return fail(`the bag held ${move.bag_count} tiles, the seed's draws leave ${bag.length}.`);
     }
   }
-  const final = record.your_final_rack;
-  if (own !== null && known && final !== null && sortedText(final) !== sortedText(racks[own])) {
-    return { failure: `Your final rack was ${final}, the seed dealt ${sortedText(racks[own])}.`, turn: null };
+  for (const [seat, final] of record.final_racks.entries()) {
+    if (sortedText(final) !== sortedText(racks[seat])) {
+      return { failure: `${SEATS[seat]}'s last rack was ${final || "empty"}, the seed dealt ${sortedText(racks[seat]) || "nothing"}.`, turn: null };
+    }
   }
-  const lines = [];
-  if (own !== null) lines.push(`All ${seen} draws you can see match the seed committed before the game.`);
-  const plays = record.moves.filter((m) => m.kind === "play" && (stoppedAt === null || m.number < stoppedAt)).length;
-  lines.push(`All ${plays} plays you can check used only tiles the seed dealt.`);
-  if (stoppedAt !== null) {
-    lines.push(`Turn ${stoppedAt} was a swap whose letters you may not see: the draws after it depend on them, so only the bag counts were checked from there to the end.`);
-  }
-  return { lines };
+  const plays = record.moves.filter((m) => m.kind === "play").length;
+  const swaps = record.moves.filter((m) => m.kind === "swap").length;
+  return {
+    lines: [
+      `All ${drawn} draws of both seats match the seed committed before the game.`,
+      `All ${plays} plays and ${swaps} swaps used only tiles from the racks the seed dealt.`,
+    ],
+  };
 }
 
 /* Every check; {ok, lines, failures: [{failure, turn}]}. */
@@ -231,7 +228,7 @@ function start() {
   };
   if (record) offer();
   // A game that ends while the page is open: board.js hands over the record the match's
-  // news brought (docs/PROTOCOL.md, "fairness"), a player's own replacing the public one.
+  // news brought (docs/PROTOCOL.md, "fairness").
   document.addEventListener("wordduel:fairness", (event) => {
     record = event.detail;
     box.dataset.state = "ready";

@@ -9,10 +9,13 @@ Every page, websocket frame, API answer and export is built here, for one viewer
 - :mod:`~matches.visibility.payloads`: snapshots, news and acknowledgements
   (the shapes of :mod:`matches.schemas`);
 - :mod:`~matches.visibility.pages`: lists and the board page, made readable;
-- :mod:`~matches.visibility.exports`: the API's rows and states, replays, GCG, the bag's proof.
+- :mod:`~matches.visibility.exports`: the API's rows and states, replays, GCG, the bag's proof;
+- :mod:`~matches.visibility.record`: after the end, the whole record is public (the one place
+  that decides it).
 
-A rack's letters go only to the seat that holds them; the tiles a swap returned only to the
-swapper; the bag's contents, order and seed to nobody (the seed only after the game).
+While a match is played, a rack's letters go only to the seat that holds them, the tiles a
+swap returned only to the swapper, and the bag's contents, order and seed to nobody. Once it
+is over, every rack, draw and swap and the seed are public to whoever may see the match.
 """
 
 from matches.visibility.access import (
@@ -38,7 +41,7 @@ from matches.visibility.exports import (
     gcg_for,
     replay,
 )
-from matches.visibility.fairness import fairness_news, fairness_record, verification_file
+from matches.visibility.fairness import fairness_record, finished_record, verification_file
 from matches.visibility.pages import (
     MatchLine,
     MatchPage,
@@ -60,6 +63,7 @@ from matches.visibility.payloads import (
     seats_news,
     turn_news,
 )
+from matches.visibility.record import record_is_public, seats_shown
 from matches.visibility.titles import match_title
 
 __all__ = [
@@ -80,8 +84,8 @@ __all__ = [
     "can_view_tournament",
     "can_watch",
     "commit_accepted",
-    "fairness_news",
     "fairness_record",
+    "finished_record",
     "gcg_for",
     "is_club_member",
     "key_is_valid",
@@ -92,12 +96,14 @@ __all__ = [
     "no_news",
     "public_match",
     "rack_news",
+    "record_is_public",
     "rematch_news",
     "replay",
     "result_news",
     "result_text",
     "seat_views",
     "seats_news",
+    "seats_shown",
     "turn_news",
     "verification_file",
     "viewer_for",

@@ -1,12 +1,14 @@
 """Records for one viewer: the API's rows and states, the replay, GCG, the bag's proof.
 
-A replay shows what the viewer saw at that turn: the public facts, and their own rack as it
-was then. The seed appears only once the match is over.
+While a match is played, a replay shows what the viewer saw at that turn (the public facts,
+and their own rack as it was then) and a GCG export holds their own racks only. Once it is
+over the whole record is public (:mod:`matches.visibility.record`): every seat's racks, every
+swap's letters, the final racks and the seed, to whoever may see the match.
 """
 
 from __future__ import annotations
 
-from matches.engine import export_gcg, get_ruleset
+from matches.engine import Game, export_gcg, get_ruleset
 from matches.models import Match, Seat, Turn
 from matches.records import replayed_game
 from matches.schemas import (
@@ -29,6 +31,7 @@ from matches.visibility.payloads import (
     seat_name,
 )
 from matches.visibility.policy import may_see_rack, revealed_seed
+from matches.visibility.record import record_is_public, seats_shown, turn_tiles
 from matches.visibility.titles import match_title
 
 
@@ -97,10 +100,11 @@ class TurnNotPlayed(ValueError):
 
 
 def replay(access: MatchAccess, turn: int) -> Replay:
-    """The match as the viewer saw it after ``turn`` turns (0: the opening position).
+    """The match after ``turn`` turns (0: the opening position).
 
     The same public facts as :func:`match_view` at that moment, and the viewer's own rack
-    as it was then; the other rack only as a count.
+    as it was then; the other rack only as a count. Once the match is over, every seat's
+    rack at that step and the tiles of each turn shown too (the whole record is public).
     """
     match, seats, turns, viewer = access.match, access.seats, access.turns, access.viewer
     count = len(turns)
@@ -119,6 +123,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
         dealt = match.game_state is not None
         bag_count = ruleset.tile_count - 2 * ruleset.rack_size if dealt else match.bag_count
     racks = [_rack_after(turns, seats, seat.position, turn) for seat in seats]
+    public = record_is_public(match)
     return Replay(
         match_id=match.id,
         name=match_title(match, seats),
@@ -154,6 +159,8 @@ def replay(access: MatchAccess, turn: int) -> Replay:
         rack=list(racks[viewer.seat])
         if viewer.seat is not None and may_see_rack(match, viewer, viewer.seat)
         else None,
+        racks=[list(rack) for rack in racks] if public else None,
+        turn_tiles=turn_tiles(shown) if public else None,
         final_score=final_score(match, seats) if final else None,
         analysis=turn_analysis(access, turn),
     )
@@ -178,10 +185,12 @@ def _gcg_notes(match: Match, seats: list[Seat]) -> list[str]:
 def gcg_for(access: MatchAccess) -> str | None:
     """The match as a GCG record for its viewer, or None before the tiles are dealt.
 
-    Rack letters (and a swap's letters) only for the viewer's own seat, as during play; the
-    other seat's exchanges and end-of-game rack are counts. Blanks are lower case. The writer
-    folds every name, the title and the notes onto one line each: a display name cannot add
-    a line to the record.
+    While it is played: rack letters (and a swap's letters) only for the viewer's own seat,
+    the other seat's exchanges as counts. Once it is over, for everyone who may see it: the
+    rack on every move line, every exchange's letters, the end-of-game racks as letters, and
+    for a game that ended with no end-of-game rack lines (a resignation, a forfeit) the racks
+    left as ``#rack1``/``#rack2``. Blanks are lower case. The writer folds every name, the
+    title and the notes onto one line each: a display name cannot add a line to the record.
     """
     match, seats, viewer = access.match, access.seats, access.viewer
     if match.game_state is None:
@@ -191,16 +200,24 @@ def gcg_for(access: MatchAccess) -> str | None:
         seat_name(seats[0]) or seats[0].get_position_display(),
         seat_name(seats[1]) or seats[1].get_position_display(),
     )
-    visible = frozenset() if viewer.seat is None else frozenset({viewer.seat})
     return export_gcg(
         game,
         player_names=names,
-        visible_racks=visible,
+        visible_racks=seats_shown(match, viewer),
         title=match_title(match, seats),
         game_id=("wordduel", str(match.id)),
         notes=_gcg_notes(match, seats),
-        pragmas=chain_pragmas(match, access.turns),
+        pragmas=chain_pragmas(match, access.turns) + _racks_left(match, seats, game),
     )
+
+
+def _racks_left(match: Match, seats: list[Seat], game: Game) -> list[tuple[str, str]]:
+    """``#rack1``/``#rack2``: the racks held when a public record stops with no end-of-game
+    rack lines to show them (a resignation, a forfeit, an organiser's ruling). GCG's
+    pragmas for the racks at the end of a record that was not played out."""
+    if not record_is_public(match) or game.adjustments:
+        return []
+    return [(f"rack{seat.position + 1}", seat.rack) for seat in seats if seat.rack]
 
 
 def chain_pragmas(match: Match, turns: list[Turn]) -> list[tuple[str, str]]:

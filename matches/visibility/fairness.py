@@ -1,11 +1,12 @@
-"""What a viewer's own check of a finished match reads: the public record plus their tiles.
+"""What anyone's own check of a finished match reads: the whole record, public after the end.
 
-"Check this game's bag" (``matches/static/fairness.js``) and the offline file
-(``matches/offline_check.py``) read a :class:`FairnessRecord` and trust nothing else the
-server says. It is built only once the match is over (before, the seed is secret and the
-check has nothing to check), and it holds the same facts as the viewer's replay and GCG
-export: the public move log with its chain, and the viewer's own racks, draws and swaps.
-Another seat's rack and swap letters never appear, not even after the end.
+"Check this game's bag" (``matches/static/fairness.js``), the offline file
+(``matches/offline_check.py``) and ``manage.py verify_bag`` read a :class:`FairnessRecord`
+and trust nothing else the server says. It is built only once the match is over (before,
+the seed is secret and the check has nothing to check); by then the whole record is public
+(:func:`~matches.visibility.record.record_is_public`), so it holds, for every viewer alike,
+the public move log with its chain and every seat's racks, draws and swapped letters: the
+check verifies every draw of the game, whoever runs it.
 """
 
 from __future__ import annotations
@@ -16,39 +17,23 @@ from pathlib import Path
 
 from matches.engine import get_ruleset
 from matches.models import Match, Seat, Turn
-from matches.schemas import FairnessRecord, OwnTurnTiles
+from matches.schemas import FairnessRecord
 from matches.visibility.access import MatchAccess
 from matches.visibility.payloads import move_views
 from matches.visibility.policy import revealed_seed
+from matches.visibility.record import record_is_public, turn_tiles
 
 
 def fairness_record(access: MatchAccess) -> FairnessRecord | None:
     """The record a viewer checks a finished, dealt match with; None for any other match."""
-    return _record(access.match, access.seats, access.turns, own=access.viewer.seat)
+    return finished_record(access.match, access.seats, access.turns)
 
 
-def fairness_news(
-    match: Match, seats: list[Seat], turns: list[Turn]
-) -> tuple[FairnessRecord | None, list[tuple[int, FairnessRecord]]]:
-    """At the end of a match, the news of its bag check: the record every watcher may check
-    it with (no seat's tiles), and each seated member's own (their tiles added), to be sent
-    to that member only. Nothing for a match that was never dealt."""
-    public = _record(match, seats, turns, own=None)
-    if public is None:
-        return None, []
-    own = [
-        (seat.member_id, _record(match, seats, turns, own=seat.position))
-        for seat in seats
-        if seat.member_id is not None
-    ]
-    return public, [(member_id, record) for member_id, record in own if record is not None]
-
-
-def _record(
-    match: Match, seats: list[Seat], turns: list[Turn], *, own: int | None
-) -> FairnessRecord | None:
+def finished_record(match: Match, seats: list[Seat], turns: list[Turn]) -> FairnessRecord | None:
+    """The bag check's record of a finished, dealt match: the same for every viewer, so it
+    is also the news sent to every watcher when the match ends. None for any other match."""
     seed = revealed_seed(match)
-    if not seed or match.game_state is None:
+    if not seed or not record_is_public(match) or match.game_state is None:
         return None
     ruleset = get_ruleset(match.ruleset)
     return FairnessRecord(
@@ -60,18 +45,8 @@ def _record(
         seed=seed,
         contributions=[seat.contribution for seat in seats],
         moves=move_views(match, turns),
-        your_seat=own,
-        your_turns=[
-            OwnTurnTiles(
-                number=turn.number,
-                rack_before=turn.rack_before,
-                drawn=turn.drawn,
-                swapped=turn.swapped if turn.kind == Turn.Kind.SWAP else "",
-            )
-            for turn in turns
-            if own is not None and turn.position == own
-        ],
-        your_final_rack=seats[own].rack if own is not None else None,
+        turn_tiles=turn_tiles(turns),
+        final_racks=[seat.rack for seat in seats],
     )
 
 
@@ -79,7 +54,7 @@ _SCRIPT = Path(__file__).resolve().parent.parent / "offline_check.py"
 
 
 def verification_file(access: MatchAccess) -> str | None:
-    """The self-contained offline check: ``offline_check.py`` with this viewer's record
+    """The self-contained offline check: ``offline_check.py`` with the match's record
     appended (as a Python string literal: nothing in it can become code). None when the
     match cannot be checked yet."""
     record = fairness_record(access)

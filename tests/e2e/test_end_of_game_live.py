@@ -1,6 +1,7 @@
 """The end of a game, live on pages already open: the revealed seed, "Check this game's bag"
-(a player's own record and a spectator's), the rematch offer, its acceptance and the way to
-the new match, all without a reload, in real browsers over the match's socket."""
+(the whole record, the same for a player and a spectator), the rematch offer, its acceptance
+and the way to the new match, all without a reload, in real browsers over the match's socket.
+"""
 
 from __future__ import annotations
 
@@ -31,22 +32,28 @@ def test_the_end_of_a_friendly_arrives_live_on_open_pages(
     for page in (other, watcher):
         expect(page.locator("#bag-seed-box")).to_be_hidden()
         expect(page.get_by_role("button", name="Check this game's bag")).to_be_hidden()
+        expect(page.locator("#seats .rack-letters")).to_have_count(0)
     expect(other.locator("#rematch")).to_be_hidden()
 
     resigner.get_by_role("button", name="Resign…").click()
     resigner.get_by_role("button", name="Yes, resign").click()
     expect(other.locator("#match")).to_have_attribute("data-status", "finished")
     seed = Match.objects.get(pk=match.id).bag_seed
+    racks = list(Match.objects.get(pk=match.id).seats.order_by("position").values_list("rack"))
     for page in (other, watcher):
         expect(page.locator("#bag-seed")).to_have_text(seed)
         expect(page.locator("#bag-seed-box")).to_be_visible()
+        # The whole record is public now: both racks show, with no reload.
+        for position, (rack,) in enumerate(racks):
+            letters = page.locator(f"#seats li[data-position='{position}'] .rack-letters")
+            expect(letters).to_have_text(" ".join("blank" if t == "?" else t for t in rack))
 
-    # The bag check runs on the record the news brought: the player's own tiles included.
-    box = run_check(other)
-    expect(box).to_have_attribute("data-state", "passed")
-    expect(box).to_contain_text(re.compile(r"All \d+ draws you can see match the seed"))
-    box = run_check(watcher)
-    expect(box).to_have_attribute("data-state", "passed")
+    # The bag check runs on the record the news brought, the whole record for everyone: no
+    # move was made, so the two racks dealt (and still held) are every draw.
+    for page in (other, watcher):
+        box = run_check(page)
+        expect(box).to_have_attribute("data-state", "passed")
+        expect(box).to_contain_text("All 14 draws of both seats match the seed")
 
     # The rematch: offered on one page, answered on the other, agreed on the first.
     expect(watcher.locator("#rematch")).to_have_count(0)  # the players' alone

@@ -132,14 +132,15 @@ def test_nothing_during_the_game(live_match: Match, alice: Member, bob: Member) 
 def leaks_for(
     steps: list[dict[str, Any]], foreign: set[str], own: frozenset[str] = frozenset()
 ) -> list[str]:
-    """The existing leak scan over replay answers: a rack only if it is one of ``own``, and
-    nowhere two or more letters of a ``foreign`` rack (the analysis's best play included)."""
+    """The existing leak scan over a finished match's replay answers: a rack only if it is
+    one of ``own``, and nowhere two or more letters of a ``foreign`` rack (the analysis's
+    best play included) but in the record's tiles, public after the end."""
     mine = {"".join(sorted(rack)) for rack in own}
     return [
         leak
         for step in steps
         for path, value in _paths(step)
-        for leak in _leaks_at(path, value, mine, foreign, None)
+        for leak in _leaks_at(path, value, mine, foreign, None, after_the_end=True)
     ]
 
 

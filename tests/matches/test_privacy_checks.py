@@ -2,7 +2,8 @@
 
 ``privacy_leaks`` is the net under every websocket test; these plants prove it holds. A
 rack leaked under a field the protocol does not name, in another order, in part, as the
-receiver's own rack, as a "word" of a move or as letters on the board: each is found.
+receiver's own rack, as a "word" of a move, as letters on the board, or as the record of a
+finished game sent before the game ended: each is found.
 """
 
 from __future__ import annotations
@@ -113,6 +114,22 @@ def test_a_rack_dressed_as_a_word_or_a_tile_is_caught(played) -> None:
     row = on_board[0]["snapshot"]["board"][0]
     on_board[0]["snapshot"]["board"][0] = rack[0] + row[1:]
     assert any("no such tile" in leak for leak in scan(on_board, played))
+
+
+def test_the_whole_record_before_the_end_is_caught_and_after_it_passes(played) -> None:
+    """Every seat's tiles (the record after the end) pass in a frame after ``ended`` and are
+    caught in one before it, whichever field carries them."""
+    bob = next(iter(played["bob"]))
+    record = {"type": "fairness", "match_id": 1, "data": {"turn_tiles": [
+        {"number": 2, "position": 1, "rack_before": bob, "drawn": "", "swapped": ""}],
+        "final_racks": ["", bob]}}  # fmt: skip
+    ended = {"type": "ended", "match_id": 1, "data": {}}
+    early = scan([*played["frames"], record], played)
+    before_the_end = f"a seat's tiles before the end of the game: {bob}"
+    assert f"{before_the_end} (fairness at data/turn_tiles/0/rack_before)" in early, early
+    assert f"{before_the_end} (fairness at data/final_racks/1)" in early, early
+    late = scan([*played["frames"], ended, record], played)
+    assert not [leak for leak in late if "before the end" in leak], late
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """GCG records: 50 engine games and games played through the services round-trip through the
-engine's reader and re-score with 0 mismatches; an export shows rack letters only to their
-owner. Also home of :func:`play_out`, which the API and bag tests use to finish real games.
+engine's reader and re-score with 0 mismatches; while a match is played an export shows rack
+letters only to their owner, and once it is over every rack to everyone. Also home of
+:func:`play_out`, which the API and bag tests use to finish real games.
 """
 
 from __future__ import annotations
@@ -211,18 +212,22 @@ def _export(client: Client, match: Match, *, key: str | None = None) -> str:
     return response.content.decode()
 
 
-def test_exports_of_a_played_match_rescore_and_show_only_own_racks(
+def test_exports_of_a_finished_match_rescore_and_show_every_rack_to_everyone(
     finished: Match, alice: Member, bob: Member, tmp_path: Path
 ) -> None:
+    """Once the match is over its record is public: the spectator's export, and each
+    player's, hold every rack and every exchange's letters, and are the same file."""
     turns = list(finished.turns.order_by("number"))
-    viewers: list[tuple[str, Client, int | None]] = [("spectator", Client(), None)]
-    for seat, member in enumerate((alice, bob)):
+    viewers: list[tuple[str, Client]] = [("spectator", Client())]
+    for member in (alice, bob):
         client = Client()
         client.force_login(member)
-        viewers.append((member.username, client, seat))
+        viewers.append((member.username, client))
     paths = []
-    for name, client, seat in viewers:
+    texts = set()
+    for name, client in viewers:
         text = _export(client, finished)
+        texts.add(text)
         (tmp_path / f"{name}.gcg").write_text(text, encoding="utf-8")
         paths.append(tmp_path / f"{name}.gcg")
         record = parse_gcg(text)
@@ -230,7 +235,7 @@ def test_exports_of_a_played_match_rescore_and_show_only_own_racks(
         assert [p.nick for p in record.players if p] == ["alice", "bob"]
         assert ("id", f"wordduel {finished.id}") in record.pragmas
         for event, turn in zip(record.events, turns, strict=False):
-            assert event.rack == (turn.rack_before if turn.position == seat else "")
+            assert event.rack == turn.rack_before
             if turn.kind == Turn.Kind.PLAY:
                 assert event.position == turn.words[0]["position"]
                 assert event.word is not None
@@ -241,9 +246,7 @@ def test_exports_of_a_played_match_rescore_and_show_only_own_racks(
                 )
             elif turn.kind == Turn.Kind.SWAP:
                 assert event.exchange_count == turn.swap_count
-                assert event.exchanged == (
-                    "".join(sorted(turn.swapped)) if turn.position == seat else None
-                )
+                assert event.exchanged == "".join(sorted(turn.swapped))
         # The end-of-game lines bring the totals to the final scores.
         finals = {event.nick: event.total for event in record.events}
         assert [finals["alice"], finals["bob"]] == [s.score for s in finished.seats.all()]
@@ -251,12 +254,35 @@ def test_exports_of_a_played_match_rescore_and_show_only_own_racks(
             assert any(event.kind == END_RACK for event in record.events)
         _, mismatches = verify_record(record, ruleset="word-duel", lexicon=enable())
         assert mismatches == []
+    assert len(texts) == 1, "every viewer downloads the same record after the end"
     report = verify_records(paths, ruleset="word-duel", lexicon=enable())
     assert report.ok, [str(m) for m in report.mismatches]
     assert report.games == 3
-    # Nobody's export shows the other seat's letters: a spectator's shows none at all.
-    spectator = parse_gcg((tmp_path / "spectator.gcg").read_text())
-    assert all(event.rack == "" for event in spectator.events)
+
+
+def test_while_it_is_played_an_export_shows_only_the_downloaders_own_racks(
+    live_match: Match, alice: Member, bob: Member
+) -> None:
+    match = play_out(live_match, (alice, bob), seed=8, turns=6)
+    assert match.status == Match.Status.LIVE
+    turns = list(match.turns.order_by("number"))
+    swappers = {turn.position for turn in turns if turn.kind == Turn.Kind.SWAP}
+    assert swappers == {0, 1}, "the sample should hold a swap by each seat"
+    viewers: list[tuple[Client, int | None]] = [(Client(), None)]
+    for seat, member in enumerate((alice, bob)):
+        client = Client()
+        client.force_login(member)
+        viewers.append((client, seat))
+    for client, seat in viewers:
+        record = parse_gcg(_export(client, match))
+        assert len(record.events) == len(turns)
+        for event, turn in zip(record.events, turns, strict=True):
+            own = turn.position == seat
+            assert event.rack == (turn.rack_before if own else "")
+            if turn.kind == Turn.Kind.SWAP:
+                assert event.exchanged == ("".join(sorted(turn.swapped)) if own else None)
+                assert event.exchange_count == turn.swap_count
+        assert record.racks == (None, None)
 
 
 def test_the_export_is_also_served_under_the_api(finished: Match) -> None:

@@ -3,7 +3,7 @@
 Two members play a members-only match to its end through their sockets, using only the
 frames ``docs/PROTOCOL.md`` describes. Every update must reach every watcher, the game must
 end inside the commit that ends it, and no frame to the opponent, the spectator or the key
-holder may ever carry the other rack.
+holder may carry the other rack before the game ends; after it, the whole record is public.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
 from matches import visibility
-from matches.models import Match, Seat
+from matches.models import Match, Seat, Turn
 from tests.matches.test_ws_helpers import (
     Opener,
     Socket,
@@ -128,19 +128,33 @@ def _record_for(match_id: int, member, key: str | None = None) -> dict:
 async def _assert_bag_check_news(
     match_id: int, players: list[Socket], watchers: list[Socket], members: tuple
 ) -> None:
-    """After ``ended``: every watcher gets the public record of the bag check (no seat's
-    tiles), and each player that one and then, privately, their own (as their page builds it)."""
+    """After ``ended``: every socket, players and watchers alike, gets the one record of the
+    bag check, the same as every viewer's page builds, with every seat's tiles of every turn
+    (the whole record is public after the end), and nothing more of it."""
     key = (await db(Match.objects.get)(pk=match_id)).viewing_key
     spectator = await db(_record_for)(match_id, AnonymousUser(), key)
-    assert (spectator["your_seat"], spectator["your_turns"]) == (None, [])
-    for socket in watchers:
+    for member in members:
+        assert await db(_record_for)(match_id, member) == spectator
+    turns = await db(_turn_tiles)(match_id)
+    assert spectator["turn_tiles"] == turns
+    for socket in [*players, *watchers]:
         assert (await socket.event("fairness"))["data"] == spectator
-    for position, (socket, member) in enumerate(zip(players, members, strict=True)):
-        assert (await socket.event("fairness"))["data"] == spectator
-        own = (await socket.event("fairness"))["data"]
-        assert own == await db(_record_for)(match_id, member)
-        assert own["your_seat"] == position
-        assert own["your_turns"]
+    for socket in [*players, *watchers]:
+        assert not any(frame["type"] == "fairness" for frame in socket.unread), socket.name
+
+
+def _turn_tiles(match_id: int) -> list[dict]:
+    """Every turn's tiles as the database holds them."""
+    return [
+        {
+            "number": turn.number,
+            "position": turn.position,
+            "rack_before": turn.rack_before,
+            "drawn": turn.drawn,
+            "swapped": turn.swapped if turn.kind == "swap" else "",
+        }
+        for turn in Turn.objects.filter(match_id=match_id).order_by("number")
+    ]
 
 
 async def _assert_private(match_id: int, players: list[Socket], watchers: list[Socket]) -> None:

@@ -425,8 +425,10 @@ def privacy_leaks(
 
     - Every frame must be one the schemas define, with exactly their fields: a rack under a
       field the protocol does not name is refused outright.
-    - A ``rack`` must be one of the receiver's own racks (any order counts as the same rack);
-      so must a bag-check record's own tiles (racks held, tiles drawn and swapped).
+    - A ``rack`` must be one of the receiver's own racks (any order counts as the same rack).
+    - Every seat's tiles (a finished game's record: ``racks``, ``turn_tiles``,
+      ``final_racks``) only in frames after ``ended``: the whole record is public after the
+      end, and not a letter of it before.
     - The board and the moves must be the public record (``public``: what the database's move
       log placed), so no hidden letter rides along as a "word" or a "tile".
     - Any other text or list of letters must not be two or more letters of another seat's rack
@@ -439,6 +441,7 @@ def privacy_leaks(
     """
     leaks: list[str] = []
     own = {"".join(sorted(rack)) for rack in own_racks}
+    over = False
     for frame in frames:
         try:
             SERVER_FRAMES.validate_python(frame)
@@ -448,8 +451,10 @@ def privacy_leaks(
         for path, value in _paths(frame):
             where = f"{frame.get('type')} at {'/'.join(map(str, path))}"
             leaks += [
-                f"{leak} ({where})" for leak in _leaks_at(path, value, own, foreign_racks, public)
+                f"{leak} ({where})"
+                for leak in _leaks_at(path, value, own, foreign_racks, public, after_the_end=over)
             ]
+        over = over or frame.get("type") == "ended"
     return leaks
 
 
@@ -459,18 +464,20 @@ def _leaks_at(
     own: set[str],
     foreign_racks: set[str],
     public: PublicRecord | None,
+    *,
+    after_the_end: bool = False,
 ) -> Iterator[str]:
     key = path[-1] if path else None
-    if _analysed_tiles(path, value):
+    if _record_tiles(path, value):
+        if value and not after_the_end:
+            yield f"a seat's tiles before the end of the game: {value}"
+    elif _analysed_tiles(path, value):
         letters = "".join(BLANK if tile["blank"] else tile["letter"] for tile in value)
         if (rack := _part_of(letters, foreign_racks)) is not None:
             yield f"a best play of {letters}, from the rack {rack}"
     elif key == "rack":
         if value and "".join(sorted(value)) not in own:
             yield f"a rack that is not the receiver's: {value}"
-    elif _own_tiles(path):
-        if value and _part_of(value, own) is None:
-            yield f"tiles that are not the receiver's own: {value}"
     elif _is_move(path, value):
         logged = public.moves.get(value["number"]) if public is not None else None
         if logged is not None and (value["tiles"], value["words"]) != logged:
@@ -491,15 +498,17 @@ def _leaks_at(
         yield f"{value}, from the rack {rack}"
 
 
-#: A bag-check record's tiles of its viewer's seat (``fairness``): the racks they held, the
-#: tiles they drew, the letters their swaps returned, their last rack.
-OWN_TURN_TILES = frozenset({"rack_before", "drawn", "swapped"})
+#: Where a finished game's record holds every seat's tiles (a replay's ``racks`` and
+#: ``turn_tiles``, the bag check's ``turn_tiles`` and ``final_racks``): public after the end.
+RECORD_TILES = frozenset({"racks", "turn_tiles", "final_racks"})
 
 
-def _own_tiles(path: tuple[Any, ...]) -> bool:
-    """Tiles a record holds as the receiver's own: each must come from one of their racks."""
-    key = path[-1] if path else None
-    return key == "your_final_rack" or ("your_turns" in path and key in OWN_TURN_TILES)
+def _record_tiles(path: tuple[Any, ...], value: Any) -> bool:
+    """Letters under one of the record's fields of every seat's tiles."""
+    letters = isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(item, str) for item in value)
+    )
+    return letters and any(part in RECORD_TILES for part in path)
 
 
 def _is_move(path: tuple[Any, ...], value: Any) -> bool:
