@@ -163,9 +163,7 @@ def test_the_finished_record_round_trips_through_import(played_out: Match, alice
     """Export, import, and it is the same game: every line's seat, rack, move, score and
     total, every exchange's letters, the end-of-game racks; written back, the same lines."""
     text = export(client_of(None), played_out)
-    imported = import_game(
-        owner=alice, data=text, ruleset="word-duel", lexicon="enable", analysis_seconds=0.1
-    )
+    imported = import_game(owner=alice, data=text, ruleset="word-duel", lexicon="enable")
     steps = imported.replay["turns"]
     turns = list(played_out.turns.order_by("number"))
     assert len(steps) == len(turns) + 2  # and the two end-of-game lines
