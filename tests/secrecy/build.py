@@ -2,7 +2,9 @@
 
 One world is one tournament match between alice (First) and bob (Second), organised by
 olive and watched by carol (a member), a key holder, an anonymous visitor and dave (a
-sign-up still waiting for approval). Its life has three phases, and at the end of each the
+sign-up still waiting for approval). Before its kick-off olive puts bob in carol's seat and
+moves the kick-off, and beside it carol and bob play a friendly that carol resigns and
+offers to rematch: so every kind of notice is really caused (``_schedule``, ``_friendly``). Its life has three phases, and at the end of each the
 world *looks*: every role fetches every page, API answer, replay step, record, feed and
 data download it can ask for, and takes what arrived by socket, email, web push and the
 server's log since the last look. The worlds run on the real parts: PostgreSQL and Redis,
