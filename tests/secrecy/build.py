@@ -4,13 +4,14 @@ One world is one tournament match between alice (First) and bob (Second), organi
 olive and watched by carol (a member), a key holder, an anonymous visitor and dave (a
 sign-up still waiting for approval). Before its kick-off olive puts bob in carol's seat and
 moves the kick-off, and beside it carol and bob play a friendly that carol resigns and
-offers to rematch: so every kind of notice is really caused (``_schedule``, ``_friendly``). Its life has three phases, and at the end of each the
-world *looks*: every role fetches every page, API answer, replay step, record, feed and
-data download it can ask for, and takes what arrived by socket, email, web push and the
-server's log since the last look. The worlds run on the real parts: PostgreSQL and Redis,
-the websocket consumer through ``wordduel.asgi.application`` (channels' communicator),
-Django's request handling (its test client), an SMTP server (aiosmtpd) and a stand-in push
-service, whose payloads are decrypted as a browser would.
+offers to rematch: so every kind of notice is really caused (``_schedule``, ``_friendly``).
+Its life has three phases, and at the end of each the world *looks*: every role fetches
+every page, API answer, replay step, record, feed and data download it can ask for, and
+takes what arrived by socket, email, web push and the server's log since the last look.
+The worlds run on the real parts: PostgreSQL and Redis, the websocket consumer through
+``wordduel.asgi.application`` (channels' communicator), Django's request handling (its test
+client), an SMTP server (aiosmtpd) and a stand-in push service, whose payloads are
+decrypted as a browser would.
 
 Each world starts from an empty database whose id sequences start again at 1 (``flush``),
 and the clock stands still at set moments (time-machine), so two worlds give the same ids
