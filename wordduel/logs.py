@@ -11,8 +11,13 @@ ours agree), otherwise a fresh one; responses send it back in ``X-Request-ID``.
   threads inherit it.
 * Celery's ``before_task_publish`` puts the current id in the task's headers and
   ``task_prerun`` sets it again in the worker (:func:`connect_celery_signals`).
-* :class:`RequestLogMiddleware` logs one line per HTTP request: method, path (secret query
-  values redacted), status, duration and the client's address as the rate limits see it.
+* :class:`RequestLogMiddleware` logs one line per HTTP request: method, path, status,
+  duration and the client's address as the rate limits see it.
+
+No line holds a secret of an address (a viewing key, a calendar secret, a reset token...:
+``wordduel/secret_urls.py``): the request and socket lines write the path redacted, and both
+formatters redact the whole line they write, so a path in any other record (a CSRF refusal,
+an exception's message) is redacted too.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
+
+from wordduel.secret_urls import redact
 
 if TYPE_CHECKING:  # importable from settings, before Django is set up
     from django.http import HttpRequest, HttpResponse
@@ -88,7 +95,7 @@ class JsonFormatter(logging.Formatter):
             entry["exception"] = self.formatException(record.exc_info)
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
-        return json.dumps(entry, default=str)
+        return redact(json.dumps(entry, default=str))
 
 
 class ReadableFormatter(logging.Formatter):
@@ -96,6 +103,9 @@ class ReadableFormatter(logging.Formatter):
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)-7s %(name)s [%(request_id)s] %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
 
 
 def logging_config(*, json_lines: bool, level: str) -> dict[str, Any]:
@@ -158,10 +168,8 @@ class RequestIdMiddleware:
     async def _socket(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Run a websocket, logging when it opens and closes: lines with its request id,
         as is everything its consumer logs in between."""
-        from wordduel.security import redact_request_line  # noqa: PLC0415 (Daphne's side)
-
         query = scope.get("query_string", b"").decode("latin-1")
-        path = redact_request_line(scope["path"] + (f"?{query}" if query else ""))
+        path = redact(scope["path"] + (f"?{query}" if query else ""))
         client = str((scope.get("client") or ("unknown", 0))[0])
         fields = {"path": path, "client": client}
         started = time.perf_counter()
@@ -198,20 +206,20 @@ class RequestLogMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         from accounts.ratelimit import client_address  # noqa: PLC0415 (apps are loaded)
-        from wordduel.security import redact_request_line  # noqa: PLC0415
 
         started = time.perf_counter()
         response = self.get_response(request)
         if request.path == "/healthz" or request.path.startswith("/healthz/"):
             return response  # probed every few seconds by every checker: not news
+        path = redact(request.get_full_path())
         self.logger.info(
             "%s %s %s",
             request.method,
-            redact_request_line(request.get_full_path()),
+            path,
             response.status_code,
             extra={
                 "method": request.method,
-                "path": redact_request_line(request.get_full_path()),
+                "path": path,
                 "status": response.status_code,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 1),
                 "client": client_address(request),

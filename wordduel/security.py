@@ -1,12 +1,13 @@
-"""Security headers, and a Daphne access log that keeps viewing keys out of log files.
+"""Security headers, and a Daphne access log that keeps the secrets of addresses out of logs.
 
 * :class:`ContentSecurityPolicyMiddleware` sends ``Content-Security-Policy`` (the
   ``CSP_DIRECTIVES`` setting) with every response. Scripts run only from our own origin or
   inline with this request's nonce, so markup that slipped into a page cannot run script.
   The nonce is ``request.csp_nonce``; an inline script carries it as
   ``<script nonce="{{ request.csp_nonce }}">``.
-* :class:`RedactingAccessLog` is Daphne's access log with the values of secret query
-  parameters (``?key=``, a members-only match's viewing key) redacted. Plain ``daphne``
+* :class:`RedactingAccessLog` is Daphne's access log with every secret of an address
+  redacted (viewing, share and invitation keys, calendar, confirmation, unsubscribe and
+  reset tokens: ``wordduel/secret_urls.py``, the one list). Plain ``daphne``
   writes every request line, query string and all, to standard output; the web process's
   command, ``python -m wordduel.serve``, logs through this one.
 """
@@ -16,15 +17,12 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from urllib.parse import parse_qsl, urlencode
 
 from daphne.access import AccessLogGenerator
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-#: Query parameters whose values never reach an access log.
-SECRET_PARAMETERS = frozenset({"key"})
-REDACTED = "[redacted]"
+from wordduel import secret_urls
 
 
 def content_security_policy(nonce: str) -> str:
@@ -65,21 +63,13 @@ class ContentSecurityPolicyMiddleware:
 
 
 def redact_request_line(request: str) -> str:
-    """``GET /matches/7/?key=abc`` -> ``GET /matches/7/?key=[redacted]``; others unchanged."""
-    head, separator, query = request.partition("?")
-    if not separator:
-        return request
-    query, space, tail = query.partition(" ")  # "GET /p?q HTTP/1.1" style lines, too
-    try:
-        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=True)
-    except ValueError:
-        return f"{head}?{REDACTED}{space}{tail}"  # unparseable: keep none of it
-    cleaned = [(name, REDACTED if name in SECRET_PARAMETERS else value) for name, value in pairs]
-    return f"{head}?{urlencode(cleaned, safe='[]')}{space}{tail}"
+    """``GET /matches/7/?key=abc`` -> ``GET /matches/7/?key=[redacted]``: every secret of
+    an address (``wordduel/secret_urls.py``) taken out; the rest unchanged."""
+    return secret_urls.redact(request)
 
 
 class RedactingAccessLog(AccessLogGenerator):
-    """Daphne's access log, the values of secret query parameters redacted, written through
+    """Daphne's access log, the secrets of its addresses redacted, written through
     logging (logger ``wordduel.access``): a JSON line in production like every other."""
 
     logger = logging.getLogger("wordduel.access")

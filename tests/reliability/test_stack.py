@@ -501,3 +501,28 @@ def test_the_proxys_log_holds_no_key_or_secret(
         location for line in access for location in line.get("resp_headers", {}).get("Location", [])
     ]
     assert any("%3Fkey%3DREDACTED" in location for location in locations), locations
+
+    # Behind the proxy, the web processes' own lines and Daphne's access lines hold none of
+    # them either: they redact by the same list (wordduel/secret_urls.py).
+    in_web_log = [
+        f"/matches/{hidden.id}/?key=[redacted]",
+        "/imports/1/?key=[redacted]",
+        "/accounts/sign-up/?invite=[redacted]",
+        f"/notifications/calendar/{alice.pk}/[redacted].ics",
+        f"/notifications/calendar/{alice.pk}/[redacted]/tournaments/1.ics",
+        "/accounts/email/verify/[redacted]/",
+        "/notifications/unsubscribe/[redacted]/",
+        f"/accounts/password/reset/{uid}/[redacted]/",
+        f"/ws/matches/{hidden.id}/?key=[redacted]",
+    ]
+    web_logged = wait_until(
+        lambda: (
+            text
+            if all(part in (text := stack.log("web-1") + stack.log("web-2")) for part in in_web_log)
+            else None
+        ),
+        timeout=15,
+        what="the web processes' lines for every secret address",
+    )
+    leaked = {name for name, value in secret_values.items() if value in web_logged}
+    assert not leaked, f"the web processes' log holds: {sorted(leaked)}"

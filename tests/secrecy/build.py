@@ -2,13 +2,16 @@
 
 One world is one tournament match between alice (First) and bob (Second), organised by
 olive and watched by carol (a member), a key holder, an anonymous visitor and dave (a
-sign-up still waiting for approval). Its life has three phases, and at the end of each the
-world *looks*: every role fetches every page, API answer, replay step, record, feed and
-data download it can ask for, and takes what arrived by socket, email, web push and the
-server's log since the last look. The worlds run on the real parts: PostgreSQL and Redis,
-the websocket consumer through ``wordduel.asgi.application`` (channels' communicator),
-Django's request handling (its test client), an SMTP server (aiosmtpd) and a stand-in push
-service, whose payloads are decrypted as a browser would.
+sign-up still waiting for approval). Before its kick-off olive puts bob in carol's seat and
+moves the kick-off, and beside it carol and bob play a friendly that carol resigns and
+offers to rematch: so every kind of notice is really caused (``_schedule``, ``_friendly``).
+Its life has three phases, and at the end of each the world *looks*: every role fetches
+every page, API answer, replay step, record, feed and data download it can ask for, and
+takes what arrived by socket, email, web push and the server's log since the last look.
+The worlds run on the real parts: PostgreSQL and Redis, the websocket consumer through
+``wordduel.asgi.application`` (channels' communicator), Django's request handling (its test
+client), an SMTP server (aiosmtpd) and a stand-in push service, whose payloads are
+decrypted as a browser would.
 
 Each world starts from an empty database whose id sequences start again at 1 (``flush``),
 and the clock stands still at set moments (time-machine), so two worlds give the same ids
@@ -43,8 +46,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Member
+from challenges import services as challenges
 from matches import services, visibility
-from matches.models import Match, Seat, Turn
+from matches.models import Match, OrganiserAction, Seat, Turn
 from matches.visibility import policy
 from notifications import delivery, sweeps
 from notifications.models import CalendarFeed, Delivery, Kind, Notice, NotificationSettings
@@ -229,17 +233,37 @@ def _make_members(spec: WorldSpec, push_url: str, keys: Any) -> dict[str, Member
 
 
 def _schedule(spec: WorldSpec, members: dict[str, Member]) -> tuple[int, int]:
-    """The tournament and its one fixture, with the world's seed, key and contributions."""
+    """The tournament and its one fixture, with the world's seed, key and contributions.
+
+    The fixture is first drawn for alice and carol a day later; before anything is dealt,
+    olive puts bob in carol's seat and moves the kick-off to ``KICKOFF``, through the
+    organiser's services, so the players are really told of a substitution and of a moved
+    kick-off (``substitute``, ``moved``) about the very match whose secrets the worlds vary.
+    """
+    olive = members["olive"]
     tournament = services.create_round_robin(
-        organiser=members["olive"],
+        organiser=olive,
         name="Spring Cup",
-        players=[members["alice"], members["bob"]],
-        first_kickoff=worlds.KICKOFF,
+        players=[members["alice"], members["carol"]],
+        first_kickoff=worlds.KICKOFF + timedelta(days=1),
         interval=timedelta(days=1),
         visibility_=spec.visibility,
         rated=True,
     )
     match = tournament.matches.get()
+    services.fixture_substitute(
+        organiser=olive,
+        match_id=match.pk,
+        position=Seat.Position.SECOND,
+        member_id=members["bob"].pk,
+        reason="carol is away that week",
+    )
+    services.fixture_reschedule(
+        organiser=olive,
+        match_id=match.pk,
+        kickoff_at=worlds.KICKOFF,
+        reason="both players asked for the day before",
+    )
     assert [seat.member.username for seat in match.seats.order_by("position")] == ["alice", "bob"]
     Match.objects.filter(pk=match.pk).update(
         bag_seed=spec.seed,
@@ -253,11 +277,26 @@ def _schedule(spec: WorldSpec, members: dict[str, Member]) -> tuple[int, int]:
     return match.pk, tournament.pk
 
 
+def _friendly(members: dict[str, Member]) -> None:
+    """carol challenges bob (``challenge``), bob accepts, carol resigns at once and offers a
+    rematch (``rematch``): the friendly notices, caused through the challenge services. The
+    friendly is the same in every world (its seed, key and the server's contributions come
+    from :func:`worlds.fixed_secrets`); none of the varied facts is in it."""
+    carol, bob = members["carol"], members["bob"]
+    posted = challenges.challenge_post(member=carol, opponent_username="bob")
+    with pytest.MonkeyPatch.context() as patch:
+        worlds.fixed_secrets(patch)
+        friendly = challenges.challenge_accept(challenge_id=posted.pk, member=bob)
+    services.match_resign(match_id=friendly.pk, member=carol, client_id="friendly-resign")
+    challenges.rematch_offer(match_id=friendly.pk, member=carol)
+
+
 def _setup(spec: WorldSpec, outside: Outside) -> Cast:
     _reset_database()
     worlds.install_script(spec)
     members = _make_members(spec, outside.push.url, outside.keys)
     match_id, tournament_id = _schedule(spec, members)
+    _friendly(members)
     clients = {}
     for role in ROLES:
         client = Client()
@@ -268,12 +307,31 @@ def _setup(spec: WorldSpec, outside: Outside) -> Cast:
     return Cast(members, match_id, tournament_id, clients)
 
 
+#: The organiser's change each kind of notice tells of (``notifications/organiser_content.py``).
+ACTION_OF_KIND = {
+    Kind.MOVED: OrganiserAction.Kind.RESCHEDULE,
+    Kind.SUBSTITUTE: OrganiserAction.Kind.SUBSTITUTE,
+}
+
+
 def _notify_every_kind(cast: Cast, phase: str) -> None:
     """Record one notice of every kind (``notifications.models.Kind``, so a kind added
     later is covered too) about the match for every member, and deliver it through the
-    real path: the content built for that member, sent by email and push where it holds."""
+    real path: the content built for that member, sent by email and push where it holds.
+
+    A moved kick-off and a substitution name the organiser's change they tell of (the
+    world's own, made in :func:`_schedule`), so each member gets their content while it
+    holds. A challenge and a rematch offer are about a friendly, never this match: these
+    are not sent (their content refuses them), and the real ones of :func:`_friendly` are."""
     match = Match.objects.get(pk=cast.match_id)
     for kind in Kind:
+        action = (
+            OrganiserAction.objects.filter(match=match, kind=ACTION_OF_KIND[kind])
+            .order_by("-created_at", "-id")
+            .first()
+            if kind in ACTION_OF_KIND
+            else None
+        )
         for username, member in sorted(cast.members.items()):
             key = f"secrecy:{phase}:{kind}:{username}"
             Notice.objects.create(
@@ -283,6 +341,7 @@ def _notify_every_kind(cast: Cast, phase: str) -> None:
                 match=None if kind == Kind.DIGEST else match,
                 turn_number=match.turn_number,
                 hours=2,
+                organiser_action=action,
                 created_at=timezone.now(),
             )
             delivery.dispatch_notice(key=key)

@@ -26,6 +26,7 @@ from tests.secrecy.worlds import (
     SECOND,
     SECOND_OTHER,
     SECOND_VARIANT,
+    UNPLANTED_BASE,
     Hand,
     WorldRecord,
     WorldSpec,
@@ -45,17 +46,17 @@ PAIRS: dict[str, tuple[WorldSpec, WorldSpec, set[tuple[Fact, int | None]]]] = {
         {(Fact.RACK, 1), (Fact.SWAPPED, 1), (Fact.BAG, None), (Fact.SEED, None)},
     ),
     "First's rack and draws, the bag and the seed": (
-        BASE,
+        UNPLANTED_BASE,
         variant("First's other tiles", seed=seed_hex("first"), hands=(FIRST_OTHER, SECOND)),
         {(Fact.RACK, 0), (Fact.BAG, None), (Fact.SEED, None)},
     ),
     "the viewing key": (
-        BASE,
+        UNPLANTED_BASE,
         variant("another key", viewing_key="another-key-0000000000000000000000000000000"),
         {(Fact.VIEWING_KEY, None)},
     ),
     "the board itself": (
-        BASE,
+        UNPLANTED_BASE,
         variant(
             "another opening",
             seed=seed_hex("cat"),
@@ -116,6 +117,7 @@ async def test_two_worlds_look_alike_to_everyone_the_policy_keeps_from_their_dif
     pair: str, outside: Outside
 ) -> None:
     first_spec, second_spec, varied = PAIRS[pair]
+    assert first_spec.plants == second_spec.plants, "both worlds plant, or neither does"
     first = await world(first_spec, outside)
     second = await world(second_spec, outside)
     leaks, shown = [], []

@@ -16,15 +16,19 @@ consumer, the pages, the API, the notices' content and delivery, the feeds.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from matches import models as match_models
 from matches.engine import game as engine_game
 from matches.engine.tiles import DrawStream
 from matches.models import Match
+from matches.services import lifecycle
 
 # ---------------------------------------------------------------- the hidden facts
 
@@ -69,6 +73,9 @@ class WorldSpec:
     #: The seat that resigns at the end (the other wins).
     resigner: int = 0
     #: Whether its live look also renders every planted leak (tests/secrecy/plants.py).
+    #: The renders are part of the world's life: they send notices (rows, ids) and take
+    #: sockets and pages, so every id after them is further on. Two worlds compared both
+    #: plant, or neither does.
     plants: bool = False
 
     def moves(self) -> list[tuple[int, str, Any]]:
@@ -116,6 +123,10 @@ def variant(label: str, spec: WorldSpec = BASE, **changes: Any) -> WorldSpec:
     return replace(spec, label=label, **{"plants": False, **changes})
 
 
+#: The base world without the plants: what the worlds without plants are compared with.
+UNPLANTED_BASE = variant("base, no plants")
+
+
 # ---------------------------------------------------------------- the scripted bag
 
 #: The draw script of each world's seed (bytes), filled as worlds are built.
@@ -161,6 +172,34 @@ def install_script(spec: WorldSpec) -> None:
 def patch_bag(monkeypatch: Any) -> None:
     """Make the engine draw from the scripts (the test's monkeypatch undoes it)."""
     monkeypatch.setattr(engine_game, "draw_tiles", scripted_draw(engine_game.draw_tiles))
+
+
+class _FixedSecrets:
+    """Stands in for the ``secrets`` module where a new match draws its seed and viewing key
+    (``matches.models``) and the server contributes for a seat (``matches.services.
+    lifecycle``): each draw is the next value of a fixed stream, the same in every world."""
+
+    def __init__(self) -> None:
+        self._draws = itertools.count()
+
+    def _next(self, nbytes: int) -> bytes:
+        digest = hashlib.sha256(f"secrecy-friendly-{next(self._draws)}".encode()).digest()
+        return (digest * (nbytes // len(digest) + 1))[:nbytes]
+
+    def token_hex(self, nbytes: int = 32) -> str:
+        return self._next(nbytes).hex()
+
+    def token_urlsafe(self, nbytes: int = 32) -> str:
+        return base64.urlsafe_b64encode(self._next(nbytes)).rstrip(b"=").decode()
+
+
+def fixed_secrets(monkeypatch: Any) -> None:
+    """Make the matches made meanwhile (the worlds' friendly, which is dealt at once) draw
+    their seed, key and contributions from a fixed stream, so it is the same in every world;
+    the world's own match gets its spec's instead (``tests/secrecy/build.py``)."""
+    fixed = _FixedSecrets()
+    monkeypatch.setattr(match_models, "secrets", fixed)
+    monkeypatch.setattr(lifecycle, "secrets", fixed)
 
 
 # ---------------------------------------------------------------- the timeline
