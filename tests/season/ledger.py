@@ -45,6 +45,12 @@ class BrowserKeys:
         return json.loads(plain)
 
 
+def subject_of(message: EmailMessage) -> str:
+    """The subject as a mail client shows it (Python keeps the space of a folded first line:
+    Django folds an encoded subject right after ``Subject:``)."""
+    return str(message["Subject"]).strip()
+
+
 def text_of(message: EmailMessage) -> str:
     return message.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
 
@@ -67,14 +73,14 @@ class Told:
 
     @property
     def subjects(self) -> Counter[str]:
-        return Counter(str(m["Subject"]) for m in self.emails)
+        return Counter(subject_of(m) for m in self.emails)
 
     @property
     def push_titles(self) -> Counter[str]:
         return Counter(str(p.get("title")) for p in self.pushes)
 
     def email(self, subject: str) -> EmailMessage:
-        [message] = [m for m in self.emails if str(m["Subject"]) == subject]
+        [message] = [m for m in self.emails if subject_of(m) == subject]
         return message
 
 
@@ -121,9 +127,11 @@ class Ledger:
         *,
         what: str,
     ) -> dict[str, Told]:
-        """Wait until exactly these email subjects (and push titles) have arrived, by member,
-        since the last look; fail naming what differs. Anything more arriving while waiting
-        fails too."""
+        """Wait until exactly these email subjects and push titles have arrived, by member,
+        since the last look (``pushes`` left out: the same as the emails, every member taking
+        each notice by both channels); fail naming what differs."""
+        if pushes is None:
+            pushes = emails
         want_emails = {name: Counter(subjects) for name, subjects in emails.items() if subjects}
         want_pushes = {name: Counter(titles) for name, titles in (pushes or {}).items() if titles}
         total_emails = sum(sum(c.values()) for c in want_emails.values())
@@ -136,6 +144,7 @@ class Ledger:
             )
 
         try:
+            wait_until(settled, what=f"every notice due to be sent after {what}")
             wait_until(arrived, what=f"the notices of {what}", timeout=PATIENCE)
         finally:
             told = self.new()
@@ -148,6 +157,26 @@ class Ledger:
             f"{what}: pushes differ\n got: {_show(got_pushes)}\nwant: {_show(want_pushes)}"
         )
         return told
+
+
+def settled() -> bool:
+    """No delivery that is due waits to be sent (nor is one being sent): what was told is all
+    in the inbox and at the push service. A failed delivery fails the season."""
+    from django.db.models import Q
+    from django.utils import timezone
+
+    from notifications.models import Delivery, Notice
+
+    if Notice.objects.filter(dispatched_at__isnull=True).exists():
+        return False
+    failed = list(
+        Delivery.objects.filter(status=Delivery.Status.FAILED).values_list(
+            "notice__key", "channel", "detail"
+        )
+    )
+    assert not failed, f"deliveries failed: {failed}"
+    due = Delivery.objects.filter(Q(status=Delivery.Status.PENDING) & Q(due_at__lte=timezone.now()))
+    return not due.exists()
 
 
 def _show(by_member: dict[str, Counter[str]]) -> str:

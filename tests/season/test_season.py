@@ -13,18 +13,43 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
 
 from accounts.models import Member as MemberRow
-from tests.season.ledger import Ledger, text_of
-from tests.season.world import Member, World, build_world, page_text, wait_until
+from matches.models import Tournament
+from tests.season.ledger import Ledger, calendar_of, text_of
+from tests.season.world import Member, World, build_world, page_text
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
 PASSWORD = "season-correct-horse-42"
 PLAYERS = ("ann", "ben", "cat", "dan")
+LEAGUE = "Autumn League"
+INVITATION = r"New invitation link: (\S+?/accounts/sign-up/\?invite=[\w-]+)"
+
+
+def sign_up_fields(name: str, address: str) -> dict[str, str | list[str]]:
+    return {
+        "username": name,
+        "display_name": name.title(),
+        "email": address,
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+
+
+def confirm_address(season: Season, name: str, mail: EmailMessage) -> None:
+    """Open the link of a confirmation mail; let the member's browser take pushes."""
+    [link] = re.findall(r"https?://\S+/accounts/email/verify/\S+/", text_of(mail))
+    page = season[name].get(link)
+    assert f"{season.address(name)} is confirmed" in page_text(page.text)
+    endpoint, keys = season.ledger.endpoint(name)
+    season[name].post_json("/notifications/push/subscribe/", keys.subscription(endpoint))
 
 
 @dataclass
@@ -33,6 +58,8 @@ class Season:
     ledger: Ledger
     people: dict[str, Member] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(35))
+    tournament: Any = None
+    kickoff: datetime | None = None
 
     def __getitem__(self, name: str) -> Member:
         return self.people[name]
@@ -90,17 +117,7 @@ def invitations_and_approval(season: Season) -> None:
         season.people[name] = person
         season.ledger.address(name, season.address(name))
         path = links[index] if index < 2 else "/accounts/sign-up/"
-        page = person.submit(
-            path,
-            "Sign up",
-            {
-                "username": name,
-                "display_name": name.title(),
-                "email": season.address(name),
-                "password1": PASSWORD,
-                "password2": PASSWORD,
-            },
-        )
+        page = person.submit(path, "Sign up", sign_up_fields(name, season.address(name)))
         assert person.session_cookie
         if index >= 2:
             assert "waits for an organiser" in page_text(page.text)
@@ -114,20 +131,72 @@ def invitations_and_approval(season: Season) -> None:
         assert f"{name} is now a member" in page_text(page.text)
     told = season.ledger.expect(
         {name: ["Confirm your email address for Word Duel"] for name in PLAYERS},
+        {},
         what="the sign-ups",
     )
     for name in PLAYERS:
-        mail = told[name].emails[0]
-        [link] = re.findall(r"https?://\S+/accounts/email/verify/\S+/", text_of(mail))
-        page = season[name].get(link)
-        assert f"{season.address(name)} is confirmed" in page_text(page.text)
-        endpoint, _keys = season.ledger.endpoint(name)
-        season[name].post_json("/notifications/push/subscribe/", _keys.subscription(endpoint))
+        confirm_address(season, name, told[name].emails[0])
     assert set(
         MemberRow.objects.filter(
             membership=MemberRow.Membership.APPROVED, email_verified=True
         ).values_list("username", flat=True)
     ) == {"olga", *PLAYERS}
+
+
+def a_substitute_joins(season: Season) -> None:
+    """eve joins by an invitation link, to stand in when asked."""
+    page = season["olga"].submit(
+        "/accounts/members/", "Create a link", {"max_uses": "1", "days": "14", "note": "eve"}
+    )
+    [link] = set(re.findall(INVITATION, page.text))
+    eve = season.world.member("eve", "10.0.1.5")
+    season.people["eve"] = eve
+    season.ledger.address("eve", season.address("eve"))
+    eve.submit(link, "Sign up", sign_up_fields("eve", season.address("eve")))
+    told = season.ledger.expect(
+        {"eve": ["Confirm your email address for Word Duel"]}, {}, what="eve's sign-up"
+    )
+    confirm_address(season, "eve", told["eve"].emails[0])
+
+
+def the_round_robin(season: Season) -> None:
+    """The organiser creates a rated round robin on the Organise page: three rounds a week
+    apart, the first in two days; every player is told of each of their fixtures."""
+    kickoff = (season.world.clock.now() + timedelta(days=2)).replace(
+        hour=18, minute=0, second=0, microsecond=0
+    )
+    page = season["olga"].submit(
+        "/organise/",
+        "Create tournament",
+        {
+            "rr-name": LEAGUE,
+            "rr-players": "\n".join(PLAYERS),
+            "rr-first_kickoff": kickoff.strftime("%Y-%m-%dT%H:%M"),
+            "rr-interval_hours": "168",
+            "rr-meetings": "once",
+            "rr-ruleset": "word-duel",
+            "rr-visibility": "public",
+            "rr-rated": "on",
+        },
+    )
+    assert f"Created {LEAGUE} with 6 fixtures." in page_text(page.text)
+    season.tournament = Tournament.objects.get(name=LEAGUE)
+    season.kickoff = kickoff
+    fixtures = {
+        "ann": ["Round 1: Ann v Dan", "Round 2: Cat v Ann", "Round 3: Ann v Ben"],
+        "ben": ["Round 1: Cat v Ben", "Round 2: Dan v Ben", "Round 3: Ann v Ben"],
+        "cat": ["Round 1: Cat v Ben", "Round 2: Cat v Ann", "Round 3: Dan v Cat"],
+        "dan": ["Round 1: Ann v Dan", "Round 2: Dan v Ben", "Round 3: Dan v Cat"],
+    }
+    told = season.ledger.expect(
+        {n: [f"Fixture scheduled: {LEAGUE} · {f}" for f in fs] for n, fs in fixtures.items()},
+        what="the round robin",
+    )
+    for name, titles in fixtures.items():
+        for title in titles:
+            ics = calendar_of(told[name].email(f"Fixture scheduled: {LEAGUE} · {title}"))
+            assert ics is not None
+            assert "SEQUENCE:0" in ics.replace("\r\n", "\n").split("\n")
 
 
 # ---------------------------------------------------------------- the season
@@ -136,6 +205,7 @@ def invitations_and_approval(season: Season) -> None:
 def test_a_club_season(season: Season) -> None:
     the_organiser(season)
     invitations_and_approval(season)
+    a_substitute_joins(season)
+    the_round_robin(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
-    wait_until(lambda: True, what="nothing")

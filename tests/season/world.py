@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import logging
 import os
 import re
 import shutil
@@ -39,6 +40,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from tests.processes import spawn
+from tests.reliability.harness import RedisServer
 from tests.season.clocked import real_time
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,7 +168,7 @@ class PushService:
 
 def _push_server(service: PushService, port: int) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             with service.lock:
                 service.requests.append(Push(self.path, body))
@@ -460,6 +462,7 @@ def build_world() -> Iterator[World]:
     workdir = Path(tempfile.mkdtemp(prefix="wordduel-season-"))
     clock = SeasonClock(workdir / "clock")
     inbox = Inbox()
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd: a line per command
     smtp = Controller(inbox, hostname=HOST, port=free_port())
     smtp.start()
     push_port = free_port()
@@ -474,9 +477,15 @@ def build_world() -> Iterator[World]:
     port = listener.getsockname()[1]
     site = f"http://{HOST}:{port}"
     keys = vapid_keys()
+    # A Redis of the season's own (broker, channel layer, cache): the machine's is shared
+    # with other runs, whose load must not decide this one.
+    redis = RedisServer(workdir)
+    redis.start()
     env = dict(os.environ)
     env.update(
         {
+            "REDIS_URL": redis.url,
+            "CELERY_BROKER_URL": redis.url,
             "DATABASE_URL": _database_url(),
             "CHANNEL_LAYER_PREFIX": os.environ["CHANNEL_LAYER_PREFIX"],
             "CACHE_PREFIX": os.environ["CHANNEL_LAYER_PREFIX"],
@@ -570,6 +579,7 @@ def build_world() -> Iterator[World]:
             except subprocess.TimeoutExpired:
                 os.killpg(server.process.pid, 9)
                 server.process.wait(timeout=10)
+        redis.stop()
         smtp.stop()
         push_http.shutdown()
         push_http.server_close()
