@@ -109,7 +109,8 @@ def play_one_move(board: Board, rng: random.Random, *, plays_only: bool = False)
     ack = board.request(
         move_frame(move, turn=snapshot["turn_number"], client_id=client_id(board.who))
     )
-    assert ack["type"] == "ack" and ack["accepted"], f"{board.who}'s move was refused: {ack}"
+    assert ack["type"] == "ack", ack
+    assert ack["accepted"], f"{board.who}'s move was refused: {ack}"
     return ack
 
 
