@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -93,6 +94,7 @@ class Ledger:
         self.endpoints: dict[str, tuple[str, BrowserKeys]] = {}  # path -> (name, keys)
         self.read_emails = 0
         self.read_pushes = 0
+        self.discovering = False
 
     def address(self, name: str, address: str) -> None:
         self.addresses[address] = name
@@ -149,6 +151,11 @@ class Ledger:
         finally:
             told = self.new()
         got_emails = {n: t.subjects for n, t in told.items() if t.emails}
+        if os.environ.get("SEASON_DISCOVER"):  # writing the season: show, do not judge
+            got_p = {n: t.push_titles for n, t in told.items() if t.pushes}
+            sys.stderr.write(f"\n== {what}\nemails: {_show(got_emails)}\npushes: {_show(got_p)}\n")
+            self.discovering = True  # (the season then fails at its end: nothing was judged)
+            return told
         got_pushes = {n: t.push_titles for n, t in told.items() if t.pushes}
         assert got_emails == want_emails, (
             f"{what}: emails differ\n got: {_show(got_emails)}\nwant: {_show(want_emails)}"

@@ -21,7 +21,7 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from accounts.models import Member as MemberRow
-from matches.models import Tournament
+from matches.models import Match, Tournament
 from tests.season.ledger import Ledger, calendar_of, text_of
 from tests.season.world import Member, World, build_world, page_text
 
@@ -196,7 +196,95 @@ def the_round_robin(season: Season) -> None:
         for title in titles:
             ics = calendar_of(told[name].email(f"Fixture scheduled: {LEAGUE} · {title}"))
             assert ics is not None
-            assert "SEQUENCE:0" in ics.replace("\r\n", "\n").split("\n")
+            assert "SEQUENCE:0" in ics.split()
+
+
+def fixture(season: Season, round_number: int, first: str, second: str) -> Match:
+    """The league's fixture of that round with those players seated."""
+    return Match.objects.get(
+        tournament=season.tournament,
+        round_number=round_number,
+        seats__position=0,
+        seats__member__username=first,
+    )
+
+
+def organiser_changes(season: Season) -> None:
+    """Before round 1: a fixture rescheduled, a substitute seated, a postponement that would
+    put round 1 after round 2 refused, then carried with the later rounds."""
+    olga = season["olga"]
+    cat_ben = fixture(season, 1, "cat", "ben")
+    ann_dan = fixture(season, 1, "ann", "dan")
+    later = cat_ben.kickoff_at + timedelta(hours=2)
+    olga.submit(
+        "/organise/fixtures/",
+        "Reschedule",
+        {"kickoff_at": later.strftime("%Y-%m-%dT%H:%M"), "reason": "The hall is booked"},
+        action=f"/{cat_ben.id}/reschedule/",
+    )
+    told = season.ledger.expect(
+        {name: [f"Kick-off moved: {LEAGUE} · Round 1: Cat v Ben"] for name in ("cat", "ben")},
+        what="the reschedule",
+    )
+    for name in ("cat", "ben"):
+        ics = calendar_of(told[name].emails[0])
+        assert ics is not None
+        assert "SEQUENCE:1" in ics.split()
+    olga.submit(
+        "/organise/fixtures/",
+        "Substitute",
+        {"position": "1", "member": "eve", "reason": "Dan is at a wedding"},
+        action=f"/{ann_dan.id}/substitute/",
+    )
+    sub = f"{LEAGUE} · Round 1: Ann v Eve"
+    told = season.ledger.expect(
+        {
+            "ann": [f"New opponent: Eve in {sub}"],
+            "dan": [f"You no longer play in {sub}"],
+            "eve": [f"Fixture scheduled: {sub}"],
+        },
+        what="the substitution",
+    )
+    assert "STATUS:CANCELLED" in (calendar_of(told["dan"].emails[0]) or "")
+    assert "SEQUENCE:1" in (calendar_of(told["eve"].emails[0]) or "").split()
+    listing = f"/organise/fixtures/?tournament={season.tournament.id}"
+    page = olga.submit(
+        listing,
+        "Postpone round",
+        {"round_number": "1", "hours": "200", "reason": "Floods"},
+        expect=409,
+    )
+    assert (
+        "Round 1 would then kick off after round 2: postpone the later rounds with it, or by "
+        "less." in page_text(page.text)
+    )
+    assert Match.objects.get(pk=cat_ben.pk).kickoff_at == later  # nothing changed
+    olga.submit(
+        listing,
+        "Postpone round",
+        {"round_number": "1", "hours": "24", "carry_later": "on", "reason": "Floods"},
+    )
+    moved = {
+        "ann": ["Round 1: Ann v Eve", "Round 2: Cat v Ann", "Round 3: Ann v Ben"],
+        "ben": ["Round 1: Cat v Ben", "Round 2: Dan v Ben", "Round 3: Ann v Ben"],
+        "cat": ["Round 1: Cat v Ben", "Round 2: Cat v Ann", "Round 3: Dan v Cat"],
+        "dan": ["Round 2: Dan v Ben", "Round 3: Dan v Cat"],
+        "eve": ["Round 1: Ann v Eve"],
+    }
+    told = season.ledger.expect(
+        {n: [f"Kick-off moved: {LEAGUE} · {f}" for f in fs] for n, fs in moved.items()},
+        what="the postponement",
+    )
+    sequences = {  # the organiser's changes to each fixture so far
+        "Round 1: Cat v Ben": 2,
+        "Round 1: Ann v Eve": 2,
+    }
+    for name, fixtures in moved.items():
+        for title in fixtures:
+            ics = calendar_of(told[name].email(f"Kick-off moved: {LEAGUE} · {title}")) or ""
+            assert f"SEQUENCE:{sequences.get(title, 1)}" in ics.split(), (name, title, ics)
+    assert Match.objects.get(pk=cat_ben.pk).kickoff_at == later + timedelta(hours=24)
+    season.kickoff = season.kickoff + timedelta(hours=24)
 
 
 # ---------------------------------------------------------------- the season
@@ -207,5 +295,7 @@ def test_a_club_season(season: Season) -> None:
     invitations_and_approval(season)
     a_substitute_joins(season)
     the_round_robin(season)
+    organiser_changes(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
+    assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
