@@ -50,9 +50,7 @@ class Clock:
         acknowledge(path, self.offset)
 
     def _travel(self, offset: float) -> time_machine.travel:
-        traveller = time_machine.travel(real_time() + offset, tick=True)
-        traveller.start()
-        return traveller
+        return travel(offset)
 
     def follow(self) -> None:
         """Forever: travel again whenever the file's offset changes."""
@@ -64,6 +62,18 @@ class Clock:
                 self.offset = offset
                 self.traveller = self._travel(offset)
             acknowledge(self.path, self.offset)
+
+
+def travel(offset: float) -> time_machine.travel:
+    """Travel to the real time plus ``offset``, ticking from now on.
+
+    time-machine starts a ticking clock at its first reading, not at ``start()``: a process
+    that reads the time only seconds later would run that much behind the others. So it is
+    read at once."""
+    traveller = time_machine.travel(real_time() + offset, tick=True)
+    traveller.start()
+    time.time()
+    return traveller
 
 
 def real_time() -> float:

@@ -38,7 +38,7 @@ class Board:
             origin=world.site,  # type: ignore[arg-type]
             additional_headers=headers,
             open_timeout=PATIENCE,
-        )
+        ).__enter__()  # (closed by close(), as the context would)
         self.unread: list[dict[str, Any]] = []
         self.snapshot = self.wait_for(lambda f: f["type"] == "snapshot")["snapshot"]
 
@@ -48,7 +48,8 @@ class Board:
         except TimeoutError:
             raise AssertionError(
                 f"{self.who}: nothing arrived on match {self.match_id}'s socket in "
-                f"{PATIENCE:.0f} s; unread: {[f['type'] for f in self.unread]}"
+                f"{PATIENCE:.0f} s; unread: {[f['type'] for f in self.unread]}; errors: "
+                f"{[f for f in self.unread if f['type'] == 'error']}"
             ) from None
         return json.loads(raw)
 
@@ -89,15 +90,13 @@ def client_id(name: str) -> str:
     return f"{name}-{next(_ids)}"
 
 
-def play_one_move(board: Board, rng: random.Random, *, plays_only: bool = False) -> dict[str, Any]:
-    """The seat of this board's member moves once (it must be their turn); the ack."""
-    snapshot = board.sync()
-    assert snapshot["your_seat"] is not None, f"{board.who} is not seated"
-    assert snapshot["to_move"] == snapshot["your_seat"], f"it is not {board.who}'s turn"
+def play_one_move(
+    board: Board, rng: random.Random, *, turn: int, seat: int, plays_only: bool = False
+) -> dict[str, Any]:
+    """The member at ``board`` (in ``seat``, whose turn it is) makes a legal move against
+    ``turn``; returns the ``turn`` news of it (``to_move`` is None when it ended the game)."""
     game = current_game(board.match_id)
-    assert sorted(game.racks[snapshot["your_seat"]]) == sorted(snapshot["rack"]), (
-        "the rack the socket shows is not the seat's own"
-    )
+    assert game.to_move == seat, f"it is not {board.who}'s turn"
     move = random_move(
         game,
         lexicon=_lexicon(),
@@ -106,12 +105,15 @@ def play_one_move(board: Board, rng: random.Random, *, plays_only: bool = False)
         swap_chance=0 if plays_only else 0.04,
         pass_chance=0 if plays_only else 0.01,
     ).to_dict()
-    ack = board.request(
-        move_frame(move, turn=snapshot["turn_number"], client_id=client_id(board.who))
-    )
+    ack = board.request(move_frame(move, turn=turn, client_id=client_id(board.who)))
     assert ack["type"] == "ack", ack
     assert ack["accepted"], f"{board.who}'s move was refused: {ack}"
-    return ack
+    assert ack["turn_number"] == turn + 1
+    if "rack" in ack:  # the seat's own new rack, as the engine dealt it
+        assert sorted(ack["rack"]) == sorted(current_game(board.match_id).racks[seat])
+    return board.wait_for(lambda f: f["type"] == "turn" and f["data"]["turn_number"] == turn + 1)[
+        "data"
+    ]
 
 
 def send(board: Board, frame: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from django.contrib.auth.models import Permission
 from accounts.models import Member as MemberRow
 from matches.models import Match, Tournament
 from tests.season.ledger import Ledger, calendar_of, text_of
+from tests.season.play import Board, play_one_move, send
 from tests.season.world import Member, World, build_world, page_text
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
@@ -60,6 +61,7 @@ class Season:
     rng: random.Random = field(default_factory=lambda: random.Random(35))
     tournament: Any = None
     kickoff: datetime | None = None
+    results: dict[str, Any] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> Member:
         return self.people[name]
@@ -287,6 +289,126 @@ def organiser_changes(season: Season) -> None:
     season.kickoff = season.kickoff + timedelta(hours=24)
 
 
+def kick_off(season: Season, match: Match, watchers: list[Board]) -> None:
+    """Move the clock just past ``match``'s kick-off; every open board sees it open (beat's
+    sweep opens it; nobody reloads)."""
+    assert match.kickoff_at is not None
+    for board in watchers:
+        assert board.snapshot["status"] == "scheduled"
+    season.world.to(match.kickoff_at + timedelta(seconds=1))
+    for board in watchers:
+        opened = board.event("opened")
+        assert opened["data"]["status"] == "live"
+        assert opened["data"]["turn_number"] == 0
+
+
+def boards(season: Season, match: Match, *names: str) -> list[Board]:
+    return [Board(season.world, match.id, season[name]) for name in names]
+
+
+def play_moves(
+    season: Season, players: dict[int, Board], count: int | None, *, plays_only: bool = True
+) -> dict[str, Any]:
+    """Moves, each by the seat to move over its own socket, ``count`` of them or (None) until
+    the game is over; the last snapshot or turn news seen."""
+    state = players[0].sync()
+    assert state["status"] == "live", state["status"]
+    done = 0
+    while state["to_move"] is not None and (count is None or done < count):
+        seat = state["to_move"]
+        state = play_one_move(
+            players[seat],
+            season.rng,
+            turn=state["turn_number"],
+            seat=seat,
+            plays_only=plays_only,
+        )
+        done += 1
+        assert done < 300, "a game that never ends"
+    state["moves_made"] = done
+    return state
+
+
+def moves_told(
+    season: Season, match: Match, players: dict[int, Board], names: dict[int, str], count: int
+) -> None:
+    """``count`` moves, each waited on until the opponent is told it is their move (so each
+    move tells exactly once, and what it tells is still true)."""
+    for _ in range(count):
+        state = play_moves(season, players, 1)
+        title = Match.objects.get(pk=match.pk)
+        season.ledger.expect(
+            {names[state["to_move"]]: [f"Your move: {LEAGUE} · {title_of(title)}"]},
+            what=f"move {state['turn_number']} of {title_of(title)}",
+        )
+
+
+def title_of(match: Match) -> str:
+    """The fixture's title as every notice gives it: its label and the players seated now."""
+    seats = sorted(match.seats.select_related("member"), key=lambda seat: seat.position)
+    names = [seat.member.display_name or seat.member.username for seat in seats]
+    return f"{match.name.removeprefix(LEAGUE + ' · ')}: {names[0]} v {names[1]}"
+
+
+def round_one(season: Season) -> None:
+    """Round 1 kicks off on boards already open; Ann v Eve is played over sockets until Eve
+    resigns; Cat v Ben, two hours later, is played out by two members who turned off "your
+    move" (they sit at the board)."""
+    ann_eve = fixture(season, 1, "ann", "eve")
+    cat_ben = fixture(season, 1, "cat", "ben")
+    first = f"{LEAGUE} · Round 1: Ann v Eve"
+    season.world.to(ann_eve.kickoff_at - timedelta(minutes=2))
+    season.ledger.expect(
+        {name: [f"Kick-off in 1 minute: {first}"] for name in ("ann", "eve")},
+        what="two minutes before round 1",
+    )
+    ann, eve = boards(season, ann_eve, "ann", "eve")
+    watcher = Board(season.world, ann_eve.id, None)
+    kick_off(season, ann_eve, [ann, eve, watcher])
+    season.ledger.expect({"ann": [f"Your move: {first}"]}, what="round 1's kick-off")
+    moves_told(season, ann_eve, {0: ann, 1: eve}, {0: "ann", 1: "eve"}, 4)
+    ack = send(eve, {"type": "resign"})
+    assert ack["code"] == "resigned", ack
+    ended = watcher.event("ended")
+    assert ended["data"]["end_reason"] == "resigned"
+    assert ended["data"]["result"] == "first"
+    season.ledger.expect(
+        {"ann": [f"You won by resignation: {first}"], "eve": [f"You lost by resignation: {first}"]},
+        what="Eve's resignation",
+    )
+    for board in (ann, eve, watcher):
+        board.close()
+
+    for name in ("cat", "ben"):
+        page = season[name].submit(
+            "/notifications/settings/",
+            "Save",
+            {"email_your_move": [], "push_your_move": []},
+        )
+        assert "Your notification settings are saved." in page_text(page.text)
+    second = f"{LEAGUE} · Round 1: Cat v Ben"
+    season.world.to(cat_ben.kickoff_at - timedelta(minutes=2))
+    season.ledger.expect(
+        {name: [f"Kick-off in 1 minute: {second}"] for name in ("cat", "ben")},
+        what="two minutes before Cat v Ben",
+    )
+    cat, ben = boards(season, cat_ben, "cat", "ben")
+    kick_off(season, cat_ben, [cat, ben])
+    last = play_moves(season, {0: cat, 1: ben}, None, plays_only=False)
+    ended = cat.event("ended")["data"]
+    assert ended["end_reason"] in {"played_out", "six_scoreless"}
+    cat.close()
+    ben.close()
+    winner, loser = ("cat", "ben") if ended["result"] == "first" else ("ben", "cat")
+    assert ended["result"] in {"first", "second"}, "(a draw: another seed would do)"
+    how = "" if ended["end_reason"] == "played_out" else " after six scoreless turns"
+    season.ledger.expect(
+        {winner: [f"You won{how}: {second}"], loser: [f"You lost{how}: {second}"]},
+        what=f"Cat v Ben, played out in {last['moves_made']} moves",
+    )
+    season.results["Round 1: Cat v Ben"] = ended
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -296,6 +418,7 @@ def test_a_club_season(season: Season) -> None:
     a_substitute_joins(season)
     the_round_robin(season)
     organiser_changes(season)
+    round_one(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"

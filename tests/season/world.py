@@ -34,14 +34,13 @@ from typing import Any, TypeVar
 from urllib.parse import urljoin, urlsplit
 
 import requests
-import time_machine
 from aiosmtpd.controller import Controller
 from django.core.management import call_command
 from django.db import connection
 
 from tests.processes import spawn
 from tests.reliability.harness import RedisServer
-from tests.season.clocked import real_time
+from tests.season.clocked import travel
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
@@ -49,6 +48,14 @@ HOST = "127.0.0.1"
 PATIENCE = 90.0
 
 T = TypeVar("T")
+
+#: Beat's sweeps (wordduel/settings.py): what the clock decides, and the notices' sweep.
+SWEEPS = (
+    "matches.open_due_matches",
+    "matches.default_no_shows",
+    "matches.forfeit_stalled_matches",
+    "notifications.sweep",
+)
 
 
 def wait_until(predicate: Callable[[], T], *, what: str, timeout: float = PATIENCE) -> T:
@@ -105,8 +112,7 @@ class SeasonClock:
         self.offset = offset
         if self._traveller is not None:
             self._traveller.stop()
-        self._traveller = time_machine.travel(real_time() + offset, tick=True)
-        self._traveller.start()
+        self._traveller = travel(offset)
         partial = self.path.with_name(self.path.name + ".partial")
         partial.write_text(repr(offset))
         partial.replace(self.path)
@@ -412,6 +418,37 @@ class World:
     @property
     def ws(self) -> str:
         return self.site.replace("http://", "ws://", 1)
+
+    def to(self, moment: datetime) -> None:
+        """Move the season's clock to ``moment`` and wait for beat's sweeps to have run on
+        it (each of them twice more: the first may have begun before the move)."""
+        before = self.sweeps_done()
+        self.clock.to(moment)
+        self.await_sweeps(before)
+
+    def advance(self, delta: timedelta) -> None:
+        before = self.sweeps_done()
+        self.clock.advance(delta)
+        self.await_sweeps(before)
+
+    def sweeps_done(self) -> dict[str, int]:
+        """How many times each sweep has succeeded, by the worker's log."""
+        log = self.server("worker").log_text()
+        return {
+            task: len(re.findall(rf"Task {re.escape(task)}\[[^\]]+\] succeeded", log))
+            for task in SWEEPS
+        }
+
+    def await_sweeps(self, before: dict[str, int]) -> None:
+        def swept() -> bool:
+            now = self.sweeps_done()
+            return all(now[task] >= before[task] + 2 for task in SWEEPS)
+
+        wait_until(swept, what="beat's sweeps to run on the moved clock")
+
+    def server(self, name: str) -> Server:
+        [server] = [s for s in self.servers if s.name == name]
+        return server
 
     def member(self, name: str, address: str) -> Member:
         return Member(self.site, name, address)
