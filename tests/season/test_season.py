@@ -24,13 +24,15 @@ from accounts.models import Member as MemberRow
 from matches.models import Match, Tournament
 from tests.season.ledger import Ledger, calendar_of, text_of
 from tests.season.play import Board, play_one_move, send
-from tests.season.world import Member, World, build_world, page_text
+from tests.season.world import Member, World, build_world, page_text, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
 PASSWORD = "season-correct-horse-42"
 PLAYERS = ("ann", "ben", "cat", "dan")
 LEAGUE = "Autumn League"
+#: Members who turned "your move" off (round 1: they play at the board).
+QUIET = ("cat", "ben")
 INVITATION = r"New invitation link: (\S+?/accounts/sign-up/\?invite=[\w-]+)"
 
 
@@ -337,8 +339,9 @@ def moves_told(
     for _ in range(count):
         state = play_moves(season, players, 1)
         title = Match.objects.get(pk=match.pk)
+        told = names[state["to_move"]]
         season.ledger.expect(
-            {names[state["to_move"]]: [f"Your move: {LEAGUE} · {title_of(title)}"]},
+            {told: [f"Your move: {LEAGUE} · {title_of(title)}"] if told not in QUIET else []},
             what=f"move {state['turn_number']} of {title_of(title)}",
         )
 
@@ -409,6 +412,92 @@ def round_one(season: Season) -> None:
     season.results["Round 1: Cat v Ben"] = ended
 
 
+def round_two(season: Season) -> None:
+    """Ben declares two days away; round 2 kicks off; Cat v Ann is adjudicated by the
+    organiser after three moves; in Dan v Ben, Ben's turn pauses over his vacation, he is
+    warned a day and two hours before the paused deadline, and forfeits at it."""
+    cat_ann = fixture(season, 2, "cat", "ann")
+    dan_ben = fixture(season, 2, "dan", "ben")
+    kickoff = dan_ben.kickoff_at
+    assert kickoff is not None
+    assert cat_ann.kickoff_at == kickoff
+    away_from = kickoff.date() + timedelta(days=1)
+    away_to = away_from + timedelta(days=1)
+    page = season["ben"].submit(
+        "/me/vacation/",
+        "Declare vacation",
+        {"first_day": away_from.isoformat(), "last_day": away_to.isoformat()},
+    )
+    assert f"Vacation declared: {away_from} to {away_to}." in page_text(page.text)
+    season.ledger.expect({}, what="Ben's vacation")
+
+    one, two = f"{LEAGUE} · Round 2: Cat v Ann", f"{LEAGUE} · Round 2: Dan v Ben"
+    season.world.to(kickoff - timedelta(minutes=2))
+    season.ledger.expect(
+        {
+            "cat": [f"Kick-off in 1 minute: {one}"],
+            "ann": [f"Kick-off in 1 minute: {one}"],
+            "dan": [f"Kick-off in 1 minute: {two}"],
+            "ben": [f"Kick-off in 1 minute: {two}"],
+        },
+        what="two minutes before round 2",
+    )
+    cat, ann = boards(season, cat_ann, "cat", "ann")
+    dan, ben = boards(season, dan_ben, "dan", "ben")
+    kick_off(season, cat_ann, [cat, ann])
+    dan.event("opened")
+    ben.event("opened")
+    season.ledger.expect(
+        {"dan": [f"Your move: {two}"]},  # (cat plays at the board: no "your move" for her)
+        what="round 2's kick-off",
+    )
+    moves_told(season, cat_ann, {0: cat, 1: ann}, {0: "cat", 1: "ann"}, 3)
+    moves_told(season, dan_ben, {0: dan, 1: ben}, {0: "dan", 1: "ben"}, 1)
+    away = ben.sync()["away"]
+    assert [(a["name"], a["first_day"], a["last_day"]) for a in away] == [
+        ("Ben", away_from.isoformat(), away_to.isoformat())
+    ]
+
+    season["olga"].submit(
+        "/organise/fixtures/",
+        "Rule",
+        {"ruling": "first", "reason": "Ann cannot go on; Cat was well ahead"},
+        action=f"/{cat_ann.id}/adjudicate/",
+    )
+    ended = cat.event("ended")["data"]
+    assert (ended["end_reason"], ended["result"]) == ("adjudicated", "first")
+    season.ledger.expect(
+        {
+            "cat": [f"You won by an organiser's ruling: {one}"],
+            "ann": [f"You lost by an organiser's ruling: {one}"],
+        },
+        what="the adjudication",
+    )
+    for board in (cat, ann, dan):
+        board.close()
+
+    turn_began = Match.objects.get(pk=dan_ben.pk).turn_started_at
+    assert turn_began is not None
+    deadline = turn_began + timedelta(days=3) + timedelta(days=2)  # paused for his two days
+    assert ben.sync()["turn_deadline_at"] == deadline.isoformat()
+    ben.close()
+    season.world.to(deadline - timedelta(hours=24) + timedelta(seconds=30))
+    season.ledger.expect({"ben": [f"23 hours 59 minutes left to move: {two}"]}, what="a day before")
+    season.world.to(deadline - timedelta(hours=2) + timedelta(seconds=30))
+    season.ledger.expect(
+        {"ben": [f"1 hour 59 minutes left to move: {two}"]}, what="two hours before"
+    )
+    season.world.to(deadline + timedelta(seconds=1))
+    wait_until(
+        lambda: Match.objects.filter(pk=dan_ben.pk, end_reason="forfeit").exists(),
+        what="beat's sweep to forfeit Ben",
+    )
+    season.ledger.expect(
+        {"dan": [f"You won by forfeit: {two}"], "ben": [f"You lost by forfeit: {two}"]},
+        what="Ben's forfeit",
+    )
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -419,6 +508,7 @@ def test_a_club_season(season: Season) -> None:
     the_round_robin(season)
     organiser_changes(season)
     round_one(season)
+    round_two(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
