@@ -498,6 +498,97 @@ def round_two(season: Season) -> None:
     )
 
 
+def board_of(season: Season, response: Any, name: str) -> tuple[Match, Board]:
+    """The match a page redirected to, and the member's board on it."""
+    found = re.search(r"/matches/(\d+)/", response.url)
+    assert found, response.url
+    match = Match.objects.get(pk=int(found.group(1)))
+    return match, Board(season.world, match.id, season[name])
+
+
+def friendlies(season: Season) -> None:
+    """Ann challenges Ben by name; he accepts and the match begins at once; Ann resigns; Ben
+    offers a rematch, which reaches Ann's open board live; she accepts; Ben resigns it."""
+    ann, ben = season["ann"], season["ben"]
+    ann.submit("/challenges/", "Post the challenge", {"opponent": "ben", "rated": "no"})
+    season.ledger.expect({"ben": ["Ann challenges you to a game"]}, what="the challenge")
+    accepted = ben.submit("/challenges/", "Accept Ann's challenge")
+    match, ben_board = board_of(season, accepted, "ben")
+    ann_board = Board(season.world, match.id, ann)
+    title = title_of(match)
+    first = {0: "ann", 1: "ben"} if ann_board.snapshot["your_seat"] == 0 else {0: "ben", 1: "ann"}
+    season.ledger.expect(
+        {first[0]: [f"Your move: {title}"] if first[0] not in QUIET else []},
+        what="the challenge accepted",
+    )
+    players = {0: ann_board, 1: ben_board} if first[0] == "ann" else {0: ben_board, 1: ann_board}
+    friendly_moves(season, match, players, first, 2)
+    assert send(ann_board, {"type": "resign"})["code"] == "resigned"
+    season.ledger.expect(
+        {"ann": [f"You lost by resignation: {title}"], "ben": [f"You won by resignation: {title}"]},
+        what="Ann's resignation",
+    )
+    ben.submit(f"/matches/{match.id}/", "Offer a rematch")
+    offer = ann_board.event("rematch")["data"]
+    assert (offer["state"], offer["rematch_id"]) == ("offered", None)
+    season.ledger.expect({"ann": [f"Ben offers a rematch: {title}"]}, what="the offer")
+    accepted = ann.submit(f"/matches/{match.id}/", "Accept the rematch")
+    answer = ben_board.wait_for(
+        lambda f: f["type"] == "rematch" and f["data"]["state"] == "accepted"
+    )["data"]
+    rematch, ann_again = board_of(season, accepted, "ann")
+    assert answer["rematch_id"] == rematch.id
+    ben_again = Board(season.world, rematch.id, ben)
+    again = title_of(rematch)
+    mover = "ann" if ann_again.snapshot["your_seat"] == 0 else "ben"
+    season.ledger.expect(
+        {mover: [f"Your move: {again}"] if mover not in QUIET else []},
+        what="the rematch accepted",
+    )
+    assert send(ben_again, {"type": "resign"})["code"] == "resigned"
+    season.ledger.expect(
+        {"ann": [f"You won by resignation: {again}"], "ben": [f"You lost by resignation: {again}"]},
+        what="Ben's resignation of the rematch",
+    )
+    for board in (ann_board, ben_board, ann_again, ben_again):
+        board.close()
+
+
+def friendly_moves(
+    season: Season, match: Match, players: dict[int, Board], names: dict[int, str], count: int
+) -> None:
+    for _ in range(count):
+        state = play_moves(season, players, 1)
+        told = names[state["to_move"]]
+        season.ledger.expect(
+            {told: [f"Your move: {title_of(match)}"] if told not in QUIET else []},
+            what=f"move {state['turn_number']} of {title_of(match)}",
+        )
+
+
+def practice(season: Season) -> None:
+    """Dan plays the computer from the home page: the computer answers over the socket, and
+    nobody is mailed "your move" (practice is quiet by default); he resigns."""
+    started = season["dan"].submit("/", "Play the computer")
+    match, dan = board_of(season, started, "dan")
+    assert dan.snapshot["your_seat"] == 0
+    play_moves(season, {0: dan, 1: dan}, 1)
+    reply = dan.wait_for(lambda f: f["type"] == "turn" and f["data"]["turn_number"] == 2)
+    assert reply["data"]["move"]["position"] == 1  # the computer's own move, live
+    season.ledger.expect({}, what="a practice move and the computer's reply")
+    assert send(dan, {"type": "resign"})["code"] == "resigned"
+    season.ledger.expect(
+        {"dan": [f"You lost by resignation: {title_of(match)}"]},
+        what="Dan's practice resigned",
+    )
+    dan.close()
+
+
+def club_life(season: Season) -> None:
+    friendlies(season)
+    practice(season)
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -509,6 +600,7 @@ def test_a_club_season(season: Season) -> None:
     organiser_changes(season)
     round_one(season)
     round_two(season)
+    club_life(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
