@@ -9,8 +9,11 @@ the ratings, the leaderboard, the calendar and that no server logged an ERROR.
 
 from __future__ import annotations
 
+import io
+import json
 import random
 import re
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -29,6 +32,7 @@ from tests.season.world import Member, World, build_world, page_text, wait_until
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 
 PASSWORD = "season-correct-horse-42"
+NEW_PASSWORD = "season-battery-staple-43"
 PLAYERS = ("ann", "ben", "cat", "dan")
 LEAGUE = "Autumn League"
 #: Members who turned "your move" off (round 1: they play at the board).
@@ -587,6 +591,135 @@ def practice(season: Season) -> None:
 def club_life(season: Season) -> None:
     friendlies(season)
     practice(season)
+    email_change(season)
+    the_open_table_and_a_removal(season)
+    export_and_deletion(season)
+
+
+def email_change(season: Season) -> None:
+    """Cat moves to a new address: the confirmed one keeps working (a reset goes there, none
+    to the new one) until she opens the link sent to the new one; then the reverse. She
+    resets her password by the new address and signs in with it."""
+    cat = season["cat"]
+    new = "cat.new@season.test"
+    season.ledger.address("cat (new address)", new)
+    page = cat.submit(
+        "/accounts/profile/", "Save address and send a confirmation link", {"email": new}
+    )
+    assert f"We sent a message to {new}" in page_text(page.text)
+    told = season.ledger.expect(
+        {"cat (new address)": ["Confirm your email address for Word Duel"]},
+        {},
+        what="the new address asked for",
+    )
+    link = re.findall(
+        r"https?://\S+/accounts/email/verify/\S+/", text_of(told["cat (new address)"].emails[0])
+    )
+    phone = season.world.member("cat's phone", cat.address)
+    for address in (season.address("cat"), new):
+        phone.submit("/accounts/password/reset/", "Send the link", {"email": address})
+    season.ledger.expect(
+        {"cat": ["Choose a new Word Duel password"]}, {}, what="resets before confirming"
+    )
+    assert MemberRow.objects.get(username="cat").email == season.address("cat")
+    page = cat.get(link[0])
+    assert f"{new} is confirmed" in page_text(page.text)
+    for address in (season.address("cat"), new):
+        phone.submit("/accounts/password/reset/", "Send the link", {"email": address})
+    told = season.ledger.expect(
+        {"cat (new address)": ["Choose a new Word Duel password"]},
+        {},
+        what="resets after confirming",
+    )
+    [reset] = re.findall(
+        r"https?://\S+/accounts/password/reset/\S+/", text_of(told["cat (new address)"].emails[0])
+    )
+    phone.submit(
+        reset,
+        "Set the password",
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    cat.http.cookies.clear()
+    cat.sign_in("cat", NEW_PASSWORD)
+    season.ledger.address("cat", new)  # (her notices go to the new address from now on)
+
+
+def schedule(season: Season, name: str, first: str, second: str, kickoff: datetime) -> Match:
+    season["olga"].submit(
+        "/organise/",
+        "Schedule fixture",
+        {
+            "fixture-name": name,
+            "fixture-first": first,
+            "fixture-second": second,
+            "fixture-kickoff_at": kickoff.strftime("%Y-%m-%dT%H:%M"),
+        },
+    )
+    return Match.objects.get(name=name)
+
+
+def the_open_table_and_a_removal(season: Season) -> None:
+    """The organiser opens a table for Ann with a free seat and a club night for Eve and
+    Ben; Eve is removed from the club through the confirmation page, withdrawn from the
+    club night; nobody takes the open seat, so Ann wins by no-show."""
+    now = season.world.clock.now().replace(second=0, microsecond=0)
+    table = schedule(season, "Open table", "ann", "", now + timedelta(hours=2))
+    night = schedule(season, "Club night", "eve", "ben", now + timedelta(hours=20))
+    season.ledger.expect(
+        {
+            "ann": ["Fixture scheduled: Open table: Ann v (free seat)"],
+            "ben": ["Fixture scheduled: Club night: Eve v Ben"],
+            "eve": ["Fixture scheduled: Club night: Eve v Ben"],
+        },
+        what="two fixtures scheduled",
+    )
+    eve_id = MemberRow.objects.get(username="eve").pk
+    olga = season["olga"]
+    page = olga.get(f"/accounts/members/{eve_id}/remove/")
+    assert "Club night: Eve v Ben" in page_text(page.text)
+    olga.submit(
+        f"/accounts/members/{eve_id}/remove/",
+        "Remove eve",
+        {"fixtures": "withdraw", "reason": "Moved away"},
+    )
+    season.ledger.expect(
+        {name: ["Cancelled: Club night: Eve v Ben"] for name in ("eve", "ben")},
+        what="Eve's removal",
+    )
+    assert Match.objects.get(pk=night.pk).end_reason == "cancelled"
+    season.world.to(table.kickoff_at + timedelta(minutes=16))
+    wait_until(
+        lambda: Match.objects.filter(pk=table.pk, end_reason="no_show").exists(),
+        what="beat's sweep to award the open table to Ann",
+    )
+    season.ledger.expect(
+        {"ann": ["You won by no-show: Open table: Ann v (free seat)"]},
+        what="the open table's no-show",
+    )
+
+
+def export_and_deletion(season: Season) -> None:
+    """Eve, no longer a member, downloads her data, then deletes her account: her name
+    leaves the titles of her matches."""
+    eve = season["eve"]
+    data = eve.get("/accounts/my-data/")
+    archive = zipfile.ZipFile(io.BytesIO(data.content))
+    names = archive.namelist()
+    profile = json.loads(archive.read("profile.json"))
+    assert profile["username"] == "eve"
+    played = fixture(season, 1, "ann", "eve")
+    # Her one game played (the club night, called off unplayed, has no record to give).
+    assert sorted(names) == [f"matches/match-{played.id}.gcg", "profile.json"]
+    assert "#player2" in archive.read(f"matches/match-{played.id}.gcg").decode()
+    eve.submit("/accounts/delete/", "Delete my account", {"password": PASSWORD})
+    gone = MemberRow.objects.get(
+        pk=MemberRow.objects.filter(username__startswith="former-member-").get().pk
+    )
+    assert gone.email == ""
+    assert gone.display_name == ""
+    ann_eve = Match.objects.get(tournament=season.tournament, round_number=1, seats__member=gone)
+    assert title_of(ann_eve) == f"Round 1: Ann v {gone.username}"
+    season.ledger.expect({}, what="Eve's export and deletion")
 
 
 # ---------------------------------------------------------------- the season
