@@ -22,9 +22,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.core.management import call_command
 
 from accounts.models import Member as MemberRow
 from matches.models import Match, Tournament
+from tests.e2e.browser import expect
+from tests.season.browser import chromium, open_board
 from tests.season.ledger import Ledger, calendar_of, text_of
 from tests.season.play import Board, play_one_move, send
 from tests.season.world import Member, World, build_world, page_text, wait_until
@@ -371,7 +374,15 @@ def round_one(season: Season) -> None:
     )
     ann, eve = boards(season, ann_eve, "ann", "eve")
     watcher = Board(season.world, ann_eve.id, None)
-    kick_off(season, ann_eve, [ann, eve, watcher])
+    errors: list[str] = []
+    with chromium() as browser:
+        page = open_board(browser, season["ann"], ann_eve.id, errors)
+        expect(page.locator("#match")).to_have_attribute("data-status", "scheduled")
+        kick_off(season, ann_eve, [ann, eve, watcher])
+        # Ann's page, open since before kick-off, shows the board live without a reload.
+        expect(page.locator("#match")).to_have_attribute("data-status", "live")
+        expect(page.locator("#status")).to_have_text("The match has begun. It is your turn.")
+    assert errors == []
     season.ledger.expect({"ann": [f"Your move: {first}"]}, what="round 1's kick-off")
     moves_told(season, ann_eve, {0: ann, 1: eve}, {0: "ann", 1: "eve"}, 4)
     ack = send(eve, {"type": "resign"})
@@ -379,6 +390,7 @@ def round_one(season: Season) -> None:
     ended = watcher.event("ended")
     assert ended["data"]["end_reason"] == "resigned"
     assert ended["data"]["result"] == "first"
+    season.results["Round 1: Ann v Eve"] = ended["data"]
     season.ledger.expect(
         {"ann": [f"You won by resignation: {first}"], "eve": [f"You lost by resignation: {first}"]},
         what="Eve's resignation",
@@ -722,6 +734,141 @@ def export_and_deletion(season: Season) -> None:
     season.ledger.expect({}, what="Eve's export and deletion")
 
 
+def round_three(season: Season) -> None:
+    """The last round: Ben resigns to Ann after two moves, Cat to Dan after three."""
+    ann_ben = fixture(season, 3, "ann", "ben")
+    dan_cat = fixture(season, 3, "dan", "cat")
+    one, two = f"{LEAGUE} · Round 3: Ann v Ben", f"{LEAGUE} · Round 3: Dan v Cat"
+    season.world.to(ann_ben.kickoff_at - timedelta(minutes=2))
+    season.ledger.expect(
+        {
+            "ann": [f"Kick-off in 1 minute: {one}"],
+            "ben": [f"Kick-off in 1 minute: {one}"],
+            "dan": [f"Kick-off in 1 minute: {two}"],
+            "cat": [f"Kick-off in 1 minute: {two}"],
+        },
+        what="two minutes before round 3",
+    )
+    ann, ben = boards(season, ann_ben, "ann", "ben")
+    dan, cat = boards(season, dan_cat, "dan", "cat")
+    kick_off(season, ann_ben, [ann, ben])
+    dan.event("opened")
+    season.ledger.expect(
+        {"ann": [f"Your move: {one}"], "dan": [f"Your move: {two}"]},
+        what="round 3's kick-off",
+    )
+    moves_told(season, ann_ben, {0: ann, 1: ben}, {0: "ann", 1: "ben"}, 2)
+    assert send(ben, {"type": "resign"})["code"] == "resigned"
+    season.results["Round 3: Ann v Ben"] = ann.event("ended")["data"]
+    season.ledger.expect(
+        {"ann": [f"You won by resignation: {one}"], "ben": [f"You lost by resignation: {one}"]},
+        what="Ben's resignation",
+    )
+    moves_told(season, dan_cat, {0: dan, 1: cat}, {0: "dan", 1: "cat"}, 3)
+    assert send(cat, {"type": "resign"})["code"] == "resigned"
+    season.results["Round 3: Dan v Cat"] = dan.event("ended")["data"]
+    season.ledger.expect(
+        {"dan": [f"You won by resignation: {two}"], "cat": [f"You lost by resignation: {two}"]},
+        what="Cat's resignation",
+    )
+    for board in (ann, ben, dan, cat):
+        board.close()
+
+
+def resigned_spread(ended: dict[str, Any]) -> int:
+    """What a resignation adds to the winner's spread (RULES.md section 12): the scores as
+    they stood, never in the resigner's favour."""
+    scores = ended["scores"]
+    winner = 0 if ended["result"] == "first" else 1
+    return max(0, scores[winner] - scores[1 - winner])
+
+
+def calendar_events(season: Season, name: str) -> dict[str, tuple[str | None, str | None]]:
+    """A member's own calendar feed (its address from their settings page): each event's
+    SEQUENCE and STATUS by its summary."""
+    settings_page = season[name].get("/notifications/settings/").text
+    [feed] = re.findall(r'id="calendar-url" type="text" readonly value="([^"]+)"', settings_page)
+    ics = season[name].get(feed).text.replace("\r\n ", "").replace("\r\n", "\n")
+    events = {}
+    for block in ics.split("BEGIN:VEVENT")[1:]:
+        fields = dict(line.split(":", 1) for line in block.split("\n") if ":" in line)
+        events[fields["SUMMARY"]] = (fields.get("SEQUENCE"), fields.get("STATUS"))
+    return events
+
+
+def the_end(season: Season) -> None:
+    """The table, the ratings (and a rebuild gives the same), the leaderboard, a member's
+    calendar, and no ERROR in any server's log."""
+    gone = MemberRow.objects.get(username__startswith="former-member-").username
+    r1 = season.results["Round 1: Cat v Ben"]
+    r1_winner, r1_loser = ("cat", "ben") if r1["result"] == "first" else ("ben", "cat")
+    r1_spread = abs(r1["scores"][0] - r1["scores"][1])
+    ann_eve = resigned_spread(season.results["Round 1: Ann v Eve"])
+    ann_ben = resigned_spread(season.results["Round 3: Ann v Ben"])
+    dan_cat = resigned_spread(season.results["Round 3: Dan v Cat"])
+    # (played, won, lost, spread): adjudications and forfeits count no spread.
+    lines = {
+        "ann": [3, 2, 1, ann_eve + ann_ben],
+        "dan": [2, 2, 0, dan_cat],
+        "cat": [3, 1, 2, -dan_cat],
+        "ben": [3, 0, 3, -ann_ben],
+        gone: [1, 0, 1, -ann_eve],
+    }
+    lines[r1_winner][1] += 1
+    lines[r1_winner][2] -= 1
+    lines[r1_winner][3] += r1_spread
+    lines[r1_loser][3] -= r1_spread
+    table = season["olga"].get(f"/api/tournaments/{season.tournament.id}/standings").json()
+    got = {
+        row["username"]: [row["played"], row["won"], row["lost"], row["spread"]]
+        for row in table["standings"]
+    }
+    assert got == lines, f"the table: {table}"
+    points = [row["points"] for row in table["standings"]]
+    assert points == sorted(points, reverse=True)
+
+    from ratings.models import Rating
+
+    rated = {r.member.username: r for r in Rating.objects.select_related("member")}
+    assert {name: r.games for name, r in rated.items()} == {
+        name: line[0] for name, line in lines.items()
+    }
+    assert rated["dan"].rating > 1500 > rated["ben"].rating
+    before = {n: (r.rating, r.deviation, r.volatility, r.games) for n, r in rated.items()}
+    call_command("ratings", "--rebuild", stdout=io.StringIO())
+    after = {
+        r.member.username: (r.rating, r.deviation, r.volatility, r.games)
+        for r in Rating.objects.select_related("member")
+    }
+    assert after == before
+
+    # The leaderboard: every rating provisional after a short season, shown and marked so.
+    board = page_text(season["ann"].get("/ratings/").text)
+    assert "Nobody's rating is settled yet" in board
+    ranked = sorted(rated.values(), key=lambda r: -r.rating)
+    rows = [  # (the deviation shown is as it stands now: it grows while a player is idle)
+        rf"{rank} {re.escape(r.member.display_name or r.member.username)} {round(r.rating)}\? "
+        rf"provisional ±\d+ {r.games} "
+        for rank, r in enumerate(ranked, start=1)
+    ]
+    assert [row for row in rows if not re.search(row, board)] == [], board
+    assert ranked[0].member.username == "dan"
+
+    # Ann's calendar: each fixture's SEQUENCE counts the organiser's changes to it.
+    assert calendar_events(season, "ann") == {
+        f"Kick-off: {LEAGUE} · Round 1: Ann v {gone}": ("2", "CONFIRMED"),  # substitute, postponed
+        f"Kick-off: {LEAGUE} · Round 2: Cat v Ann": ("2", "CONFIRMED"),  # postponed, adjudicated
+        f"Kick-off: {LEAGUE} · Round 3: Ann v Ben": ("1", "CONFIRMED"),  # postponed
+        "Kick-off: Open table: Ann v (free seat)": ("0", "CONFIRMED"),
+        "Kick-off: Challenge: Ann v Ben": ("0", "CONFIRMED"),
+        "Kick-off: Rematch: Ben v Ann": ("0", "CONFIRMED"),
+    }
+    bens = calendar_events(season, "ben")
+    assert bens[f"Kick-off: Club night: {gone} v Ben"] == ("1", "CANCELLED")
+    assert bens[f"Kick-off: {LEAGUE} · Round 1: Cat v Ben"] == ("2", "CONFIRMED")
+    assert season.world.errors_logged() == []
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -734,6 +881,8 @@ def test_a_club_season(season: Season) -> None:
     round_one(season)
     round_two(season)
     club_life(season)
+    round_three(season)
+    the_end(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
