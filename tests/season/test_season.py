@@ -9,6 +9,7 @@ the ratings, the leaderboard, the calendar and that no server logged an ERROR.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import random
@@ -67,7 +68,9 @@ class Season:
     world: World
     ledger: Ledger
     people: dict[str, Member] = field(default_factory=dict)
-    rng: random.Random = field(default_factory=lambda: random.Random(35))
+    #: Each game's own choice of moves, seeded by its name, so a game's moves do not
+    #: depend on how the games before it went.
+    rngs: dict[int, random.Random] = field(default_factory=dict)
     tournament: Any = None
     kickoff: datetime | None = None
     results: dict[str, Any] = field(default_factory=dict)
@@ -327,7 +330,10 @@ def play_moves(
         seat = state["to_move"]
         state = play_one_move(
             players[seat],
-            season.rng,
+            season.rngs.setdefault(
+                players[0].match_id,
+                random.Random(Match.objects.get(pk=players[0].match_id).name),
+            ),
             turn=state["turn_number"],
             seat=seat,
             plays_only=plays_only,
@@ -358,6 +364,16 @@ def title_of(match: Match) -> str:
     seats = sorted(match.seats.select_related("member"), key=lambda seat: seat.position)
     names = [seat.member.display_name or seat.member.username for seat in seats]
     return f"{match.name.removeprefix(LEAGUE + ' · ')}: {names[0]} v {names[1]}"
+
+
+def fix_the_bag(match: Match, *, seed: int) -> None:
+    """Set-up no user does: the fixture's secret bag seed (and its commitment) fixed before
+    kick-off, as tests/matches/test_ws_helpers.seeded_match does."""
+    bag_seed = hashlib.sha256(f"word-duel-season-{seed}".encode()).hexdigest()
+    commitment = hashlib.sha256(bytes.fromhex(bag_seed)).hexdigest()
+    Match.objects.filter(pk=match.pk, status=Match.Status.SCHEDULED).update(
+        bag_seed=bag_seed, bag_commitment=commitment
+    )
 
 
 def round_one(season: Season) -> None:
@@ -411,6 +427,7 @@ def round_one(season: Season) -> None:
         {name: [f"Kick-off in 1 minute: {second}"] for name in ("cat", "ben")},
         what="two minutes before Cat v Ben",
     )
+    fix_the_bag(cat_ben, seed=35)  # (so the game played out is the same every season)
     cat, ben = boards(season, cat_ben, "cat", "ben")
     kick_off(season, cat_ben, [cat, ben])
     last = play_moves(season, {0: cat, 1: ben}, None, plays_only=False)
