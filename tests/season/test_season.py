@@ -877,8 +877,8 @@ def the_end(season: Season) -> None:
         f"Kick-off: {LEAGUE} · Round 2: Cat v Ann": ("2", "CONFIRMED"),  # postponed, adjudicated
         f"Kick-off: {LEAGUE} · Round 3: Ann v Ben": ("1", "CONFIRMED"),  # postponed
         "Kick-off: Open table: Ann v (free seat)": ("0", "CONFIRMED"),
-        "Kick-off: Challenge: Ann v Ben": ("0", "CONFIRMED"),
-        "Kick-off: Rematch: Ben v Ann": ("0", "CONFIRMED"),
+        "Began: Challenge: Ann v Ben": ("0", "CONFIRMED"),
+        "Began: Rematch: Ben v Ann": ("0", "CONFIRMED"),
     }
     bens = calendar_events(season, "ben")
     assert bens[f"Kick-off: Club night: {gone} v Ben"] == ("1", "CANCELLED")
