@@ -244,6 +244,8 @@ def organiser_changes(season: Season) -> None:
         ics = calendar_of(told[name].emails[0])
         assert ics is not None
         assert "SEQUENCE:1" in ics.split()
+        assert "The organiser's reason: The hall is booked" in text_of(told[name].emails[0])
+        assert told[name].pushes[0]["url"].endswith(f"/matches/{cat_ben.id}/")
     olga.submit(
         "/organise/fixtures/",
         "Substitute",
@@ -260,6 +262,8 @@ def organiser_changes(season: Season) -> None:
         what="the substitution",
     )
     assert "STATUS:CANCELLED" in (calendar_of(told["dan"].emails[0]) or "")
+    for name in ("ann", "dan"):
+        assert "The organiser's reason: Dan is at a wedding" in text_of(told[name].emails[0])
     assert "SEQUENCE:1" in (calendar_of(told["eve"].emails[0]) or "").split()
     listing = f"/organise/fixtures/?tournament={season.tournament.id}"
     page = olga.submit(
@@ -499,13 +503,16 @@ def round_two(season: Season) -> None:
     )
     ended = cat.event("ended")["data"]
     assert (ended["end_reason"], ended["result"]) == ("adjudicated", "first")
-    season.ledger.expect(
+    told = season.ledger.expect(
         {
             "cat": [f"You won by an organiser's ruling: {one}"],
             "ann": [f"You lost by an organiser's ruling: {one}"],
         },
         what="the adjudication",
     )
+    ruling = text_of(told["ann"].emails[0])
+    assert "The organiser's reason: Ann cannot go on; Cat was well ahead" in ruling
+    assert "None" not in ruling
     for board in (cat, ann, dan):
         board.close()
 
@@ -711,10 +718,14 @@ def the_open_table_and_a_removal(season: Season) -> None:
         "Remove eve",
         {"fixtures": "withdraw", "reason": "Moved away"},
     )
-    season.ledger.expect(
+    told = season.ledger.expect(
         {name: ["Cancelled: Club night: Eve v Ben"] for name in ("eve", "ben")},
         what="Eve's removal",
     )
+    called_off = text_of(told["ben"].emails[0])
+    assert "It has no result and counts for nobody." in called_off
+    assert "The organiser's reason: Moved away" in called_off
+    assert "STATUS:CANCELLED" in (calendar_of(told["ben"].emails[0]) or "")
     assert Match.objects.get(pk=night.pk).end_reason == "cancelled"
     season.world.to(table.kickoff_at + timedelta(minutes=16))
     wait_until(
@@ -883,6 +894,11 @@ def the_end(season: Season) -> None:
     bens = calendar_events(season, "ben")
     assert bens[f"Kick-off: Club night: {gone} v Ben"] == ("1", "CANCELLED")
     assert bens[f"Kick-off: {LEAGUE} · Round 1: Cat v Ben"] == ("2", "CONFIRMED")
+
+    # The servers were heard from (so a clean log means something), and none logged an ERROR.
+    assert "GET /ratings/ 200" in season.world.server("web").log_text()
+    assert "Task notifications.sweep[" in season.world.server("worker").log_text()
+    assert "Sending due task" in season.world.server("beat").log_text()
     assert season.world.errors_logged() == []
 
 
