@@ -78,13 +78,19 @@ def kickoff_event(
     facts: list[str],
     cancelled: bool,
     sequence: int = 0,
+    begun_at_once: bool = False,
 ) -> Event:
     """A feed's kick-off event: the fixture's event (same UID and SEQUENCE as the emails'
     attachments), its description telling what is publicly known now (opponent, result),
-    free time (a match is played over days), cancelled when nobody played it."""
+    free time (a match is played over days), cancelled when nobody played it. A match with
+    no kick-off time (``begun_at_once``: it began when both seats were taken) is named as
+    begun, as its notices name it, never as kicked off."""
     event = fixture_event(
         match_id=match_id, name=name, kickoff_at=kickoff_at, url=url, sequence=sequence
     )
+    if begun_at_once:
+        event.pop("SUMMARY")
+        event.add("summary", f"Began: {name}")
     event.pop("DESCRIPTION")
     event.add("description", "\n".join([f"Word Duel fixture {name}.", *facts, url]))
     event.add("transp", "TRANSPARENT")

@@ -93,6 +93,7 @@ def _kickoffs(matches: list[Match], *, member_id: int | None) -> list[Event]:
                 url=_match_url(match.id),
                 facts=facts,
                 cancelled=match.status == Match.Status.ABANDONED,
+                begun_at_once=match.kickoff_at is None,
                 sequence=calendar.event_sequence(
                     organiser_changes=getattr(match, "organiser_changes", 0),
                     abandoned=match.end_reason == Match.EndReason.ABANDONED,

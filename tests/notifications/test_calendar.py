@@ -235,3 +235,17 @@ def test_an_abandoned_fixture_is_cancelled_and_one_without_a_time_is_left_out(
     events = _events(_read(Client().get(_feed_path(alice))))
     assert f"match-{waiting.id}@wordduel.invalid" not in events
     assert str(events[f"match-{gone.id}@wordduel.invalid"]["STATUS"]) == "CANCELLED"
+
+
+def test_a_match_begun_at_once_is_not_called_a_kick_off(alice, fixtures):
+    """A fixture with no kick-off time (a challenge, a rematch, one seated both at once)
+    began when both seats were taken: its event says so, as its notices do ("has begun"),
+    never "Kick-off", which it never had. Found by the season (tests/season)."""
+    with time_machine.travel(NOW + timedelta(minutes=5), tick=False):
+        events = _events(_read(Client().get(_feed_path(alice))))
+    her_move = fixtures["her_move"]
+    begun = events[f"match-{her_move.id}@wordduel.invalid"]
+    assert str(begun["SUMMARY"]) == "Began: Her move: alice v carol"
+    assert begun["DTSTART"].dt == NOW  # when both seats were taken
+    to_come = events[f"match-{fixtures['to_come'].id}@wordduel.invalid"]
+    assert str(to_come["SUMMARY"]) == "Kick-off: Spring friendly: alice v bob"
