@@ -33,7 +33,6 @@ from matches.schemas import (
     event_frame,
     private_frame,
 )
-from wordduel.channel_layers import NewsChannelLayer
 
 logger = logging.getLogger(__name__)
 
@@ -185,24 +184,12 @@ def _send(events: list[Event]) -> None:
 def _publish(messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
     """Publish ``messages`` from sync code (an after-commit hook, in whatever thread committed).
 
-    The news layer publishes with a blocking client, in this thread (two round trips, no
-    event loop involved: a worker thread's commit no longer waits for its process's loop to
-    be free). Another layer is asynchronous only: through ``async_to_sync``, or, in a thread
-    already running an event loop (a sync call made inside async code), through a
-    short-lived thread, which ``async_to_sync`` needs.
+    The layer is asynchronous only (channels-redis's public ``group_send``): through
+    ``async_to_sync``, or, in a thread already running an event loop (a sync call made inside
+    async code), through a short-lived thread, which ``async_to_sync`` needs.
     """
     layer = get_channel_layer()
     if layer is None:
-        return
-    if isinstance(layer, NewsChannelLayer):  # (pubsub's layer answers attributes only in a loop)
-        for group, message in messages:
-            for attempt in range(1, PUBLISH_ATTEMPTS + 1):
-                try:
-                    layer.group_send_blocking(group, message)
-                    break
-                except Exception as error:  # noqa: BLE001 - logged by _try_again
-                    if not _try_again(error, attempt, message):
-                        break
         return
     try:
         asyncio.get_running_loop()
