@@ -1008,6 +1008,9 @@ Then issue 17 (section "The position kept once, and a commit's cost by turn"):
     "compiling SQL" share above went from 11% to nothing); one channel-layer message a
     change; "your move" notices to Celery one task per 0.25 s window
     (`notifications/batching.py`).
+11. Issue 37 retired 10's compiled SQL (Django's internals): the path is Django's ORM again,
+    its repeated statements prepared on the server by psycopg ("Stock parts only, public
+    APIs").
 """
 
 
