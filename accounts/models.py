@@ -95,10 +95,10 @@ class Member(AbstractUser):
     @classmethod
     def from_db(cls, db: Any, field_names: Any, values: Any) -> "Member":
         member = super().from_db(db, field_names, values)
-        member._remember_names()
+        member.remember_loaded_names()
         return member
 
-    def _remember_names(self) -> None:
+    def remember_loaded_names(self) -> None:
         if not {"username", "display_name"} & self.get_deferred_fields():
             self._names_loaded = (self.username, self.display_name)
 
@@ -175,7 +175,7 @@ class Member(AbstractUser):
 
     def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
         super().refresh_from_db(*args, **kwargs)
-        self._remember_names()
+        self.remember_loaded_names()
 
 
 class Club(models.Model):

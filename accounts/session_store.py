@@ -1,26 +1,19 @@
-"""Django's database sessions, with the session read compiled once per thread.
+"""Django's database sessions, remembering the encoded data of the row last read.
 
-Every websocket request re-reads its session (``accounts.sessions``), so a move's session
-check compiled the same SELECT each time; this store runs it as a prepared query
-(``wordduel/prepared.py``). Everything else, the writes and the expiry included, is Django's
-``db`` store unchanged. ``SESSION_ENGINE`` names this module.
+A socket's signed-in check (``accounts.sessions.SignedInCheck``) keeps Django's answer while
+the session's row and the member's row are exactly as they were when Django gave it; this
+store says what the session's row held when Django read it. It overrides only ``load``, the
+public method of Django's session store API, reading the row with Django's own queryset;
+everything else (the writes, the expiry, a missing or expired key dropped) is Django's ``db``
+store unchanged. ``SESSION_ENGINE`` names this module.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.sessions.backends import db
-from django.contrib.sessions.models import Session
 from django.utils import timezone
-
-from wordduel.prepared import PreparedQuery
-
-_LIVE_SESSION = PreparedQuery(
-    lambda session_key, now: Session.objects.filter(session_key=session_key, expire_date__gt=now),
-    markers={"session_key": "\x00session-key", "now": datetime(1901, 1, 1, tzinfo=UTC)},
-)
 
 
 class SessionStore(db.SessionStore):
@@ -28,15 +21,18 @@ class SessionStore(db.SessionStore):
     #: this session's contents was made from (``accounts.sessions.SignedInCheck``).
     read_data: str | None = None
 
-    def _get_session_from_db(self) -> Any:
-        """The session's row if it has not expired; None (and no key) if there is none.
-
-        Django's own read, prepared; a session key is its primary key, so one row at most.
-        """
-        session = _LIVE_SESSION.first(session_key=self.session_key, now=timezone.now())
-        if session is None:
-            self._session_key = None
+    def load(self) -> dict[str, Any]:
+        """The session's contents if its row is live; else Django's own load, which finds
+        nothing and drops the key (an expired or unknown key is never reused)."""
+        row = (
+            self.model.objects.filter(session_key=self.session_key, expire_date__gt=timezone.now())
+            .only("session_data")
+            .first()
+            if self.session_key
+            else None
+        )
+        if row is None:
             self.read_data = None
-        else:
-            self.read_data = session.session_data
-        return session
+            return super().load()
+        self.read_data = row.session_data
+        return self.decode(row.session_data)

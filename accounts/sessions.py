@@ -12,7 +12,6 @@ elsewhere, deleting, an organiser's removal), Django's password change and reset
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -32,33 +31,31 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from matches.events import publish_sign_out_on_commit
-from wordduel.prepared import PreparedQuery
 
 #: The backends whose ``get_user`` depends on the member's row alone, so that Django's answer
 #: for an unchanged session row and member row is the answer it gave before.
 ROW_ONLY_BACKENDS = frozenset({"django.contrib.auth.backends.ModelBackend"})
 #: What the member's row is read with: the encoded data of the session, if it is still live.
 _LIVE_DATA = "live_session_data"
-_MEMBER_AND_SESSION = PreparedQuery(
-    lambda member_id, session_key, now: (
+
+
+def _member_and_session(*, member_id: int, session_key: str) -> Any | None:
+    """The member's row, with the encoded data of the session if it is still live: one
+    statement (Django's ORM; psycopg prepares it on the server once it repeats)."""
+    return (
         get_user_model()
         ._default_manager.filter(pk=member_id)
         .annotate(
             **{
                 _LIVE_DATA: Subquery(
-                    Session.objects.filter(session_key=session_key, expire_date__gt=now).values(
-                        "session_data"
-                    )[:1]
+                    Session.objects.filter(
+                        session_key=session_key, expire_date__gt=timezone.now()
+                    ).values("session_data")[:1]
                 )
             }
         )
-    ),
-    markers={
-        "member_id": 2_000_000_101,
-        "session_key": "\x00signed-in-check",
-        "now": datetime(1901, 1, 2, tzinfo=UTC),
-    },
-)
+        .first()
+    )
 
 
 def user_of_session(session_key: str | None) -> Any:
@@ -104,7 +101,7 @@ class SignedInCheck:
     Django's answer (``auth.get_user``: the session live, naming this member and a configured
     backend, its hash matching the member's password and sign-out epoch, the member active)
     depends only on the session's row, the member's row and the settings. So each check reads
-    both rows in one prepared statement; while both are exactly as they were when Django last
+    both rows in one statement; while both are exactly as they were when Django last
     said yes, that answer stands, and the member just read is returned. Anything else (signed
     out, expired, the password or the epoch changed, the member edited or deactivated, another
     backend) asks Django again. One per socket; two checks of it may run at once (a request's
@@ -123,9 +120,7 @@ class SignedInCheck:
         if not self.session_key:
             return None
         if self._confirmed is not None:
-            member = _MEMBER_AND_SESSION.first(
-                member_id=self.member_id, session_key=self.session_key, now=timezone.now()
-            )
+            member = _member_and_session(member_id=self.member_id, session_key=self.session_key)
             if member is not None:
                 data = member.__dict__.pop(_LIVE_DATA)
                 if (data, _row_of(member)) == self._confirmed:

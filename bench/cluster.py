@@ -25,7 +25,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
-#: The web process as deployed (wordduel/serve.py: Daphne with its frame writer).
+#: The web process as deployed (wordduel/serve.py: Daphne as shipped, its access log redacted).
 WEB_COMMAND = [PYTHON, "-m", "wordduel.serve"]
 #: The bench's own database and its channel-layer and cache prefix (never the product's own);
 #: ``BENCH_NAME`` gives a run another, as the suite's smoke test of the benches does.
@@ -34,7 +34,7 @@ PREFIX = PERF_NAME
 #: Sessions are signed with this, so the bench process and the servers must share it.
 SECRET = "bench-only-secret-key-not-for-any-deployment-8c3e1a"  # noqa: S105
 LAYERS = {
-    "core": "wordduel.channel_layers.NewsChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 

@@ -162,6 +162,7 @@ async def _replay(
             began = time.process_time()
             accepted, count, called = await commit(
                 signed_in=checks[entry["cookies"][seat]],
+                club_member=True,  # the scripted players are approved members
                 match_id=entry["match_id"],
                 move=move_of(parse_frame(json.dumps(request), None)),  # type: ignore[arg-type]
                 against_turn=index,

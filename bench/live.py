@@ -496,9 +496,9 @@ mover. The last column counts the frames the players had heard when the moves st
 in all once none had come for a second (waiting 30 s at most), with how long after the stop
 the last came. Three in all means none was lost (each match's players are also counted
 apart, and any match short of three a move is listed); fewer at the stop means the news fell
-behind the acks while the load lasted (each web process's reader takes every message waiting
-for it in one Redis round trip, `wordduel/channel_layers.py`, but shares its event loop with
-the commits: docs/PERFORMANCE.md).
+behind the acks while the load lasted (each web process reads its news through
+channels-redis's own receive, on the event loop it shares with the commits:
+docs/PERFORMANCE.md).
 
 **What holds it back: CPU.** Every move costs {per_move:.0f} ms of CPU in all (Daphne
 {cpu["daphne"]:.0f} ms, PostgreSQL {cpu["postgres"]:.1f} ms, clients and Redis the rest), so
@@ -512,14 +512,14 @@ processes and the clients, the goal would leave Python {
         ):.1f} ms a move. The disk is not the limit (its group commit carries
 {tps:,.0f} `pgbench` transactions a second); the CPU is, and most of it is Daphne's.
 The Daphne milliseconds are Python: a move is one worker-thread call (the session check
-and `services.match_commit` together) of four SQL statements (the member with the live
-session's data; the locked match; the seats locked with their members together with the
-client id's receipt and the last turn's hash; then the move's rows, the seat, the turn, the
-match's changed columns, the notice and the receipt, written by one statement),
-compiled once per thread and run again (`wordduel/prepared.py`) as server-side prepared
-statements, and the news sent by the same thread in two Redis round trips
-(`wordduel/channel_layers.py`), plus the Channels consumer and Twisted for the frames and the
-reading of the news. `bench/commit_path.py` replays moves through that worker-thread call
+and `services.match_commit` together) of eight SQL statements through Django's ORM (the
+member with the live session's data; the locked match; the seats locked with their members
+together with the client id's receipt and the last turn's hash; then the move's rows, one
+statement each: the seat, the turn, the match's changed columns, the notice and the
+receipt), prepared on the server by psycopg once they repeat (`prepare_threshold`), and the
+news handed to the process's publishing loop and sent with channels-redis's own
+`group_send`, plus the Channels consumer and Twisted for the frames and the reading of the
+news. `bench/commit_path.py` replays moves through that worker-thread call
 alone, in one process (section "The position kept once, and a commit's cost by turn": 0.47 ×
 the CPU of the path before prepared SQL, same machine). Section "Profile of the commit path"
 splits the whole process's time. In this run the two Daphne processes got
@@ -678,7 +678,8 @@ against `{chosen}`'s {main["last_p50_ms"]:.0f} ms (p95 {main["last_p95_ms"]:.0f}
 {main["cpu_per_commit_ms"]["daphne"]:.0f} ms. With one subscription per process, either
 layer carries a commit's news as one message per Daphne process, so they differ only in how
 that message crosses Redis (`pubsub`: one PUBLISH; `core`: a Lua script into each process's
-sorted set and a blocking pop, one round trip each since `wordduel/channel_layers.py`).
+sorted set, then channels-redis's own receive: a backup copy kept and cleaned around each
+blocking pop).
 Under the commit load of "Commit throughput" `pubsub` was ahead (291 moves/s, every news frame
 heard, against 218 for `core` with its one-pop receive, 2026-12-01, third session;
 `bench/live.py --only commits --commit-layers core,pubsub`). {lead}
@@ -744,11 +745,10 @@ spectator within 121 ms.
 **What is left: CPU per recipient.** {floor_text} costs Daphne about
 {main["cpu_per_commit_ms"]["daphne"] * 1000 / main["spectators"]:.0f} µs of CPU (the bare
 server: {bare_us:.0f} µs): the consumer relays the frame through its checks, our request-id
-middleware and Daphne pass the send on, and the frame, built once per message for the whole
-process (`wordduel/websocket_frames.py`), is written to the socket at once, all in Python.
-Before that frame writer Autobahn built each frame anew and Twisted queued it for the next
-turn of the loop, registering and unregistering the socket for writing: 75 µs a recipient
-against 37-42 µs with it (2026-12-01, fourth session, alternating runs). With two cores
+middleware and Daphne pass the send on, and Autobahn builds each recipient's frame and
+Twisted queues it for the next turn of the loop, all in Python (Daphne as shipped; the frame
+writer that built one frame per message and wrote it at once, 37-42 µs a recipient against
+75 µs without it on 2026-12-01, was retired by issue 37 because it patched Daphne). With two cores
 for both servers and the clients, {main["spectators"]:,} recipients cannot be served faster
 than their total CPU ({total_cpu:.0f} ms a commit) divided by two. The ack comes with the
 fan-out because the commit's own reply waits on the same event loop behind the deliveries.
@@ -1008,6 +1008,9 @@ Then issue 17 (section "The position kept once, and a commit's cost by turn"):
     "compiling SQL" share above went from 11% to nothing); one channel-layer message a
     change; "your move" notices to Celery one task per 0.25 s window
     (`notifications/batching.py`).
+11. Issue 37 retired 10's compiled SQL (Django's internals): the path is Django's ORM again,
+    its repeated statements prepared on the server by psycopg ("Stock parts only, public
+    APIs").
 """
 
 

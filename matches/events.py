@@ -12,13 +12,16 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import transaction
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -33,7 +36,6 @@ from matches.schemas import (
     event_frame,
     private_frame,
 )
-from wordduel.channel_layers import NewsChannelLayer
 
 logger = logging.getLogger(__name__)
 
@@ -185,24 +187,19 @@ def _send(events: list[Event]) -> None:
 def _publish(messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
     """Publish ``messages`` from sync code (an after-commit hook, in whatever thread committed).
 
-    The news layer publishes with a blocking client, in this thread (two round trips, no
-    event loop involved: a worker thread's commit no longer waits for its process's loop to
-    be free). Another layer is asynchronous only: through ``async_to_sync``, or, in a thread
-    already running an event loop (a sync call made inside async code), through a
-    short-lived thread, which ``async_to_sync`` needs.
+    The layer is asynchronous only (channels-redis's public ``group_send``). A Redis layer's
+    send runs on the process's publishing loop (:class:`_PublishingLoop`), so a worker
+    thread's commit never waits for the process's own event loop to be free, and a thread
+    with no loop does not make (and connect) a new one per send. Another layer (the quick
+    start's in-memory one, whose queues belong to the serving loop) is sent to through
+    ``async_to_sync``, or, in a thread already running an event loop (a sync call made inside
+    async code), through a short-lived thread, which ``async_to_sync`` needs.
     """
     layer = get_channel_layer()
     if layer is None:
         return
-    if isinstance(layer, NewsChannelLayer):  # (pubsub's layer answers attributes only in a loop)
-        for group, message in messages:
-            for attempt in range(1, PUBLISH_ATTEMPTS + 1):
-                try:
-                    layer.group_send_blocking(group, message)
-                    break
-                except Exception as error:  # noqa: BLE001 - logged by _try_again
-                    if not _try_again(error, attempt, message):
-                        break
+    if isinstance(layer, RedisChannelLayer | RedisPubSubChannelLayer):
+        _publishing_loop.run(_send_all(layer, messages))
         return
     try:
         asyncio.get_running_loop()
@@ -215,6 +212,34 @@ def _publish(messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
     sender = threading.Thread(target=async_to_sync(_send_all), args=(layer, messages), daemon=True)
     sender.start()
     sender.join()
+
+
+class _PublishingLoop:
+    """An event loop of the process's own, in a thread of its own, that runs the sends of
+    sync code: a Redis layer keeps a connection pool per loop, so this one's stays open
+    between sends. Made on first use in each process (a forked worker makes its own)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+
+    def run(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` there and wait for it (its errors raised here)."""
+        asyncio.run_coroutine_threadsafe(coroutine, self._running()).result()
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():
+                loop = asyncio.new_event_loop()
+                threading.Thread(
+                    target=loop.run_forever, name="news-publisher", daemon=True
+                ).start()
+                self._loop, self._pid = loop, os.getpid()
+            return self._loop
+
+
+_publishing_loop = _PublishingLoop()
 
 
 async def _send_all(layer: Any, messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:

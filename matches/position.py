@@ -23,15 +23,10 @@ from matches.engine import Board, Game
 from matches.engine.game import EndAdjustment
 from matches.engine.tiles import DrawStream
 from matches.models import Match, Seat
-from wordduel.prepared import PreparedUpdate
 
 #: ``game_state["format"]`` of a position (format 1 was the whole game with its history,
 #: converted by migration 0008).
 POSITION_FORMAT: Final = 2
-
-
-#: A seat's rack and score written, compiled once per thread (wordduel/prepared.py).
-_SEAT_UPDATE = PreparedUpdate(Seat, ["rack", "score"])
 
 
 def position_state(game: Game) -> dict[str, Any]:
@@ -98,4 +93,4 @@ def store_position(match: Match, seats: list[Seat], game: Game) -> None:
         rack, score = "".join(game.racks[seat.position]), game.scores[seat.position]
         if (seat.rack, seat.score) != (rack, score):  # most moves leave one seat as it was
             seat.rack, seat.score = rack, score
-            _SEAT_UPDATE.update(seat)
+            seat.save(update_fields=["rack", "score"])

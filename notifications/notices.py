@@ -18,15 +18,9 @@ from django.utils import timezone
 
 from notifications.batching import dispatch_soon
 from notifications.models import Kind, Notice
-from wordduel.prepared import PreparedInsert
 
 if TYPE_CHECKING:
     from matches.models import Match, Seat
-
-
-#: A notice's row, compiled once per thread: a move writes one (``wordduel/prepared.py``).
-#: A key written before is left as it is, so a replay or a rerun adds nothing.
-_NOTICE_INSERT = PreparedInsert(Notice, ignore_conflicts=True)
 
 
 @dataclass(frozen=True)
@@ -67,10 +61,9 @@ def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
         )
         for spec in specs
     ]
-    if len(rows) == 1:  # a move's notice: the statement compiled once
-        _NOTICE_INSERT.insert(rows[0])
-    else:  # a sweep's many in one statement
-        Notice.objects.bulk_create(rows, ignore_conflicts=True)
+    # One statement for them all; a key written before is left as it is, so a replay or a
+    # rerun adds nothing.
+    Notice.objects.bulk_create(rows, ignore_conflicts=True)
     keys = [spec.key for spec in specs]
     transaction.on_commit(lambda: queue_dispatch(keys), robust=True)
     return keys

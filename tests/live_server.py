@@ -1,7 +1,7 @@
 """The live server of the tests that need one: the web process as production runs it.
 
 ``python -m wordduel.serve`` (the command of every deployment: Daphne with its redacted
-access log and frame writer) runs once per session as a subprocess, on a port of its own,
+access log) runs once per session as a subprocess, on a port of its own,
 against this run's test database and Redis prefixes, so pages and websockets go through the
 real server and channel layer. Its environment is the test run's own with only the
 database, the prefixes and its own origin set; nothing else differs from a deployment's (no

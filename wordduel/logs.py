@@ -238,14 +238,20 @@ def connect_celery_signals() -> None:
         if headers is not None and current != "-":
             headers["request_id"] = current
 
+    #: Each running task's token for undoing its request id, by task id (kept here, not as
+    #: an attribute of Celery's request).
+    tokens: dict[str, contextvars.Token[str]] = {}
+
     @task_prerun.connect(weak=False)
-    def _enter(task: Any = None, **_: Any) -> None:
+    def _enter(task_id: str | None = None, task: Any = None, **_: Any) -> None:
         given = getattr(task.request, "request_id", None) if task is not None else None
-        task.request._request_id_token = request_id.set(given or f"task-{task.request.id}")
+        token = request_id.set(given or f"task-{task_id}")
+        if task_id is not None:
+            tokens[task_id] = token
 
     @task_postrun.connect(weak=False)
-    def _leave(task: Any = None, **_: Any) -> None:
-        token = getattr(task.request, "_request_id_token", None) if task is not None else None
+    def _leave(task_id: str | None = None, **_: Any) -> None:
+        token = tokens.pop(task_id, None) if task_id is not None else None
         if token is not None:
             with contextlib.suppress(ValueError):  # set in another context: nothing to undo
                 request_id.reset(token)

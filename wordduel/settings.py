@@ -158,8 +158,11 @@ else:
     }
 if _database["ENGINE"] == "wordduel.postgres":
     # Health checks: a connection that died while idle (a restart, pg_terminate_backend)
-    # is checked when it is taken from the pool and replaced, instead of failing a commit
-    # (wordduel/postgres: with a round trip only when it heard something while idle).
+    # is checked when it is taken from the pool and replaced, instead of failing a commit,
+    # with a round trip only when it heard something while idle: the backend checks it
+    # (wordduel/postgres), so Django's CONN_HEALTH_CHECKS, psycopg_pool's own check with a
+    # round trip every time, is off.
+    _database["CONN_HEALTH_CHECKS"] = False
     _database.setdefault("OPTIONS", {}).update(
         pool={"min_size": DB_POOL_MIN, "max_size": DB_POOL_MAX, "timeout": DB_POOL_TIMEOUT},
         # Values travel as parameters, not quoted into the SQL by psycopg: less work a
@@ -175,7 +178,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # (PUBLISH/SUBSCRIBE: less work per recipient, but news sent while a process reconnects is
 # lost). Both measured in docs/PERFORMANCE.md ("Fan-out to spectators", "Layer choice").
 CHANNEL_LAYER_CLASSES = {
-    "core": "wordduel.channel_layers.NewsChannelLayer",  # channels-redis's, one pop a message
+    "core": "channels_redis.core.RedisChannelLayer",
     "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
 }
 CHANNEL_LAYER_BACKEND = os.environ.get("CHANNEL_LAYER_BACKEND", "core")
@@ -236,7 +239,7 @@ AUTH_USER_MODEL = "accounts.Member"
 # larger (accounts/lockouts.py), so one member's typos or one guesser behind a club's shared
 # address never lock the room out. Both guard ``authenticate`` itself: the site's sign-in and
 # the admin's alike. An organiser can unlock either sooner (/accounts/locked/).
-# Database sessions, their read compiled once per thread (accounts/session_store.py).
+# Database sessions, remembering the data they read (accounts/session_store.py).
 SESSION_ENGINE = "accounts.session_store"
 AUTHENTICATION_BACKENDS = [
     "accounts.lockouts.AddressLockoutBackend",

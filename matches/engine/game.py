@@ -339,7 +339,7 @@ class Game:
             turns=(*self.turns, record),
         )
         if not new_rack and not bag:
-            return game._finish(PLAYED_OUT, out_player=player)
+            return game.finish(PLAYED_OUT, out_player=player)
         return game
 
     def _swap(self, move: Swap, player: int) -> Game:
@@ -380,10 +380,10 @@ class Game:
             turns=(*self.turns, record),
         )
         if streak >= self.ruleset.scoreless_turns_to_end:
-            return game._finish(SIX_SCORELESS)
+            return game.finish(SIX_SCORELESS)
         return game
 
-    def _finish(self, reason: EndReason, *, out_player: int | None = None) -> Game:
+    def finish(self, reason: EndReason, *, out_player: int | None = None) -> Game:
         """Apply the end-of-game rack adjustments and decide the result."""
         rules = self.ruleset
         scores = list(self.scores)

@@ -9,32 +9,15 @@ from django.utils import timezone
 
 from matches.models import Match, Seat
 from matches.services.errors import MatchMissing, NotAllowed
-from wordduel.prepared import PreparedQuery
 
 
 def now() -> datetime:
     return timezone.now()
 
 
-#: Every service's first two reads, compiled once per thread (wordduel/prepared.py).
-_MATCH_LOCKED = PreparedQuery(
-    lambda match_id: Match.objects.select_for_update().filter(pk=match_id),
-    markers={"match_id": 2_000_000_001},
-)
-_SEATS_LOCKED = PreparedQuery(
-    lambda match_id: (
-        Seat.objects.select_for_update(of=("self",))
-        .select_related("member")
-        .filter(match_id=match_id)
-        .order_by("position")
-    ),
-    markers={"match_id": 2_000_000_002},
-)
-
-
 def locked_match(match_id: int) -> Match:
     """The match row, locked until the transaction ends (``select_for_update``)."""
-    match = _MATCH_LOCKED.first(match_id=match_id)
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         raise MatchMissing("There is no such match.")
     return match
@@ -42,7 +25,12 @@ def locked_match(match_id: int) -> Match:
 
 def locked_seats(match: Match) -> list[Seat]:
     """Both seats, locked, with their members (read by the news the service publishes)."""
-    seats = _SEATS_LOCKED.fetch(match_id=match.pk)
+    seats = list(
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("member")
+        .filter(match_id=match.pk)
+        .order_by("position")
+    )
     assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
     return seats
 

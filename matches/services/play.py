@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Subquery
+from django.db.models import QuerySet, Subquery
 
 from lexicon.lexicon import get_lexicon
 from matches import visibility
@@ -24,7 +24,6 @@ from matches.services.errors import MoveRefused, RequestIdTaken
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.signals import turn_recorded
 from notifications import notices
-from wordduel.prepared import PreparedInsert, PreparedQuery, PreparedUpdate, writes_together
 
 #: What a move that does not end the match changes on its row.
 MOVE_FIELDS = [
@@ -37,14 +36,16 @@ MOVE_FIELDS = [
 ]
 
 
-#: The match's seats, locked, with their members, and two reads made in the same statement:
-#: this member's receipt for the client id, if any (its key), and the hash of the match's last
-#: turn, which the new turn is chained to. One round trip instead of three. It runs after the
-#: match's lock was taken, so its snapshot sees every change committed before that lock
-#: (a read made in the locking statement itself would not: it keeps the snapshot it had
-#: before waiting for the lock).
-_SEATS_FOR_A_MOVE = PreparedQuery(
-    lambda match_id, member_id, client_id, last_turn: (
+def _seats_for_a_move(
+    *, match_id: int, member_id: int, client_id: str, last_turn: int
+) -> QuerySet[Seat]:
+    """The match's seats, locked, with their members, and two reads made in the same
+    statement: this member's receipt for the client id, if any (its key), and the hash of the
+    match's last turn, which the new turn is chained to. One round trip instead of three. It
+    runs after the match's lock was taken, so its snapshot sees every change committed before
+    that lock (a read made in the locking statement itself would not: it keeps the snapshot
+    it had before waiting for the lock)."""
+    return (
         Seat.objects.select_for_update(of=("self",))
         .select_related("member")
         .filter(match_id=match_id)
@@ -63,19 +64,7 @@ _SEATS_FOR_A_MOVE = PreparedQuery(
                 .values("record_hash")[:1]
             ),
         )
-    ),
-    markers={
-        "match_id": 2_000_000_003,
-        "member_id": 2_000_000_004,
-        "client_id": "\x00id",
-        "last_turn": 2_000_000_006,
-    },
-)
-
-#: The move's writes, compiled once per thread (no model signals: none are connected).
-_TURN_INSERT = PreparedInsert(Turn)
-_RECEIPT_INSERT = PreparedInsert(CommitReceipt)
-_MOVE_UPDATE = PreparedUpdate(Match, MOVE_FIELDS)
+    )
 
 
 @dataclass(frozen=True)
@@ -115,15 +104,15 @@ def match_commit(
     member answers what it answered the first time.
     """
     refusal: MoveRefused | None = None
-    # The move's rows (the turn, the seat, the match, the notice, the receipt) are sent
-    # together, as one statement, when the block ends (wordduel/prepared.py).
-    with transaction.atomic(), writes_together():
+    with transaction.atomic():
         match = locked_match(match_id)
-        seats = _SEATS_FOR_A_MOVE.fetch(
-            match_id=match.pk,
-            member_id=member.pk,
-            client_id=client_id,
-            last_turn=match.turn_number,
+        seats: list[Any] = list(  # (Seats, with the two reads as attributes)
+            _seats_for_a_move(
+                match_id=match.pk,
+                member_id=member.pk,
+                client_id=client_id,
+                last_turn=match.turn_number,
+            )
         )
         assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
         receipt_pk: int | None = seats[0].receipt_pk
@@ -139,14 +128,12 @@ def match_commit(
             refusal = MoveRefused.from_engine(error)
             if seat is not None:
                 refused = Refusal(code=refusal.code, message=refusal.message)
-                _RECEIPT_INSERT.insert(
-                    CommitReceipt(
-                        match=match,
-                        member=member,
-                        client_id=client_id,
-                        accepted=False,
-                        response=refused.model_dump(),
-                    )
+                CommitReceipt.objects.create(
+                    match=match,
+                    member=member,
+                    client_id=client_id,
+                    accepted=False,
+                    response=refused.model_dump(),
                 )
         else:
             assert seat is not None
@@ -155,14 +142,12 @@ def match_commit(
             )
             events += recorded
             answer = visibility.commit_accepted(match, seat, turn)
-            _RECEIPT_INSERT.insert(
-                CommitReceipt(
-                    match=match,
-                    member=member,
-                    client_id=client_id,
-                    accepted=True,
-                    response=answer.model_dump(mode="json"),
-                )
+            CommitReceipt.objects.create(
+                match=match,
+                member=member,
+                client_id=client_id,
+                accepted=True,
+                response=answer.model_dump(mode="json"),
             )
         publish_on_commit(events)
     if refusal is not None:
@@ -224,7 +209,7 @@ def _record_turn(
     # Chained to the turn before (the bag's commitment for turn 1) before it is published.
     previous = last_hash or match.bag_commitment
     turn.record_hash = record_hash(turn, previous)
-    _TURN_INSERT.insert(turn)
+    turn.save(force_insert=True)
     events: list[Event] = []
     if game.is_over:
         result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
@@ -233,7 +218,7 @@ def _record_turn(
         ended = []
         match.turn_started_at = now
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
-        _MOVE_UPDATE.update(match)  # not the ~30 columns a move leaves alone
+        match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
         notices.your_move(match, seats)  # recorded here, sent after commit
     turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)
     # The news is built after the clock moved on: it names the deadline of the turn now to

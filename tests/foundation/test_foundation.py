@@ -68,7 +68,7 @@ def test_compose_services_share_one_environment() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
     assert {"postgres", "redis", "web", "worker", "beat"} <= set(services)
-    # Daphne with its access log's viewing keys redacted and the frame writer (wordduel/serve.py)
+    # Daphne with its access log's viewing keys redacted (wordduel/serve.py)
     assert services["web"]["command"][:3] == ["python", "-m", "wordduel.serve"]
     assert "wordduel.asgi:application" in services["web"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "wordduel", "worker"]
@@ -95,7 +95,7 @@ def test_healthz_web_reports_database_and_channel_layer(client) -> None:
     assert body["status"] == "ok"
     assert body["database"] == {"ok": True, "detail": "postgresql"}
     assert body["channel_layer"]["ok"] is True
-    assert body["channel_layer"]["detail"] in {"NewsChannelLayer", "RedisPubSubChannelLayer"}
+    assert body["channel_layer"]["detail"] in {"RedisChannelLayer", "RedisPubSubChannelLayer"}
     assert body["web"] == {"ok": True, "detail": "answered"}  # no host or PID to the public
     assert set(body) == {"status", "web", "database", "channel_layer"}
 

@@ -28,9 +28,36 @@ def test_the_site_runs_on_it_with_server_side_parameters_and_prepared_statements
     options = settings.DATABASES["default"]["OPTIONS"]
     assert options["server_side_binding"] is True
     assert options["prepare_threshold"] == int(settings.DB_PREPARE_THRESHOLD)
-    # The pool psycopg_pool built for Django keeps its check where the backend replaced it.
     assert connection.pool is not None
-    assert connection.pool._check is check_when_disturbed
+    # The backend makes the pool's health check itself (Django's own would ask every time).
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is False
+
+
+def test_the_sites_connections_that_died_while_idle_are_replaced_without_an_error() -> None:
+    with connection.cursor() as cursor:  # the pool's connections open
+        cursor.execute("SELECT 1")
+    connection.close()  # (back to the pool)
+    params = connection.get_connection_params()
+    params.pop("pool", None)
+    with psycopg.connect(**params, autocommit=True) as watcher:
+        mine = watcher.info.backend_pid
+        killed = watcher.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND backend_type = 'client backend' AND pid <> %s",
+            [mine],
+        ).fetchall()
+        assert killed, "the pool holds no connection"
+        for (pid,) in killed:
+            watcher.execute("SELECT pg_terminate_backend(%s)", [pid])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(
+            _last_query_of(pid, watcher) is not None for (pid,) in killed
+        ):
+            time.sleep(0.05)
+    with connection.cursor() as cursor:  # each dead one noticed and replaced: no error
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] not in {pid for (pid,) in killed}
+    connection.close()
 
 
 def test_a_quiet_connection_is_handed_out_without_a_round_trip_and_a_dead_one_replaced() -> None:

@@ -7,7 +7,10 @@ in all. A connection that died while idle in the pool (its backend terminated, t
 restarted) has something to read by the time it is taken: the server's "terminating
 connection" error, or the end of the stream. So the check looks at the socket first and
 asks the server only when there is something there, or when the connection is not idle and
-healthy as far as libpq knows. ``ENGINE = "wordduel.postgres"``.
+healthy as far as libpq knows. ``ENGINE = "wordduel.postgres"``, with ``CONN_HEALTH_CHECKS``
+off (wordduel/settings.py): this backend makes the check itself, in Django's public
+``get_new_connection`` hook, after the pool hands a connection out; one that fails it is
+given back (psycopg_pool drops a broken connection and makes another) and the next taken.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import select
 from typing import Any
 
+import psycopg
 from django.db.backends.postgresql import base
 from psycopg import Connection, pq
 from psycopg_pool import ConnectionPool
@@ -45,11 +49,19 @@ def _has_input(fd: int) -> bool:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    @property
-    def pool(self) -> ConnectionPool | None:
-        """Django's pool, its health check (if enabled) replaced by :func:`check_when_disturbed`."""
-        pool: ConnectionPool | None = super().pool  # type: ignore[misc]  # (not in the stubs)
-        # psycopg_pool keeps the check it was built with in ``_check``; a test pins this.
-        if pool is not None and pool._check is ConnectionPool.check_connection:
-            pool._check = check_when_disturbed
-        return pool
+    def get_new_connection(self, conn_params: Any) -> Any:
+        """Django's: a connection from the pool, checked by :func:`check_when_disturbed`; one
+        that died while idle is handed back and another taken (at most the pool's size)."""
+        connection = super().get_new_connection(conn_params)
+        pool: ConnectionPool | None = self.pool  # type: ignore[attr-defined]  # (not in the stubs)
+        if pool is None:
+            return connection
+        for _ in range(pool.max_size):
+            try:
+                check_when_disturbed(connection)
+            except psycopg.OperationalError:
+                pool.putconn(connection)  # broken: the pool closes it and makes another
+                connection = super().get_new_connection(conn_params)
+            else:
+                return connection
+        return connection
