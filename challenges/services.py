@@ -4,7 +4,7 @@ transaction each (the manner of ``matches.services``; docs/RULES.md, section 17)
 Each locks the row it decides (a challenge, or the original match of a rematch) so two
 requests at once are decided one after the other; a refusal is a typed ``ServiceError`` with
 a stable code, raised with nothing changed. An agreement makes its fixture the way every
-fixture is made (``matches.services.fixtures._new_match``, both seats filled, then
+fixture is made (``matches.services.create_match``, both seats filled, then
 ``after_seating``, which opens it at once: no kick-off), and its news goes out after commit.
 A challenge or a rematch is a friendly: never part of a tournament.
 """
@@ -24,10 +24,11 @@ from matches import visibility
 from matches.engine.rulesets import RULESETS
 from matches.events import Event, PrivateEvent, publish_on_commit
 from matches.models import Match, Seat
+from matches.services import create_match
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import MembershipRequired, NotAllowed, SignInRequired
-from matches.services.fixtures import NAME_LENGTH, _new_match
+from matches.services.fixtures import NAME_LENGTH
 from matches.services.lifecycle import after_seating, apply_deadlines
 from matches.visibility.access import is_club_member
 from notifications import friendlies, notices
@@ -80,7 +81,7 @@ def _start_friendly(
     """A fixture of ``first`` v ``second``, in no tournament, live at once (no kick-off);
     its new seats locked while they are filled. The news is returned, to publish after
     commit."""
-    match = _new_match(
+    match = create_match(
         name=name[:NAME_LENGTH],
         organiser=created_by,
         kickoff_at=None,

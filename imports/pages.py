@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict
 from imports.access import ImportedGameAccess
 from imports.schemas import Replay, ReplayTile, ReplayTurn
 from matches.engine import Board, format_position, get_ruleset
+from matches.visibility.grid import GridRow, board_grid
 
-_PREMIUMS = {"T": "TW", "D": "DW", "t": "TL", "d": "DL"}
 _ANALYSIS_TEXT = {
     "no_rack": "The record does not show this rack.",
     "bad_rack": "Not a rack of these rules: not analysed.",
@@ -50,16 +50,6 @@ class ReplaySteps(BaseModel):
     boards: list[list[str]]
     placed: list[list[str]]
     totals: list[tuple[int, int]]
-
-
-@dataclass(frozen=True)
-class Cell:
-    square: str
-    letter: str
-    blank: bool
-    premium: str
-    label: str
-    placed: bool
 
 
 @dataclass(frozen=True)
@@ -101,7 +91,7 @@ class ReplayPage:
     steps: int
     totals: tuple[int, int]
     columns: tuple[str, ...]
-    grid: tuple[tuple[int, tuple[Cell, ...]], ...]
+    grid: tuple[GridRow, ...]
     turns: tuple[TurnLine, ...]
     flagged: int
     data: ReplaySteps
@@ -203,24 +193,7 @@ def replay_page(access: ImportedGameAccess, *, step: object = None) -> ReplayPag
         at = last
     at = min(max(at, 0), last)
     rules = get_ruleset(replay.ruleset)
-    placed = set(data.placed[at])
-    grid = []
-    for r, row in enumerate(data.boards[at]):
-        cells = []
-        for c, char in enumerate(row):
-            premium = _PREMIUMS.get(rules.premium(r, c), "")
-            square = _square(r, c)
-            cells.append(
-                Cell(
-                    square=square,
-                    letter="" if char == "." else char.upper(),
-                    blank=char.islower(),
-                    premium=premium.lower(),
-                    label="★" if (r, c) == rules.centre else premium,
-                    placed=square in placed,
-                )
-            )
-        grid.append((r + 1, tuple(cells)))
+    grid = board_grid(ruleset=rules, board=data.boards[at], placed=set(data.placed[at]))
     names = (replay.players[0].name, replay.players[1].name)
     over_cap = replay.moves_over_cap
     # The cap is what the analysis stopped at: every move before the first left out.

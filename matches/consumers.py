@@ -41,7 +41,6 @@ from accounts import ratelimit
 from accounts.sessions import SignedInCheck
 from matches import services, visibility
 from matches.broadcast import CLOSE_NEWS_LOST, news_for
-from matches.engine import Move
 from matches.events import PrivateNews, PublicNews, SignedOut, session_digest
 from matches.floodgate import (
     Admission,
@@ -235,7 +234,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 if admission is Admission.TOO_MANY_NEW
                 else CLOSE_TOO_MANY_SOCKETS
             )
-            await self._refuse_handshake(code)
+            await self._lose_access(code)
             return
         slot_keeper().keep(self, *self.slot)
         self.news = news_for(get_channel_layer())
@@ -259,47 +258,52 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _refused(self) -> bool:
         """Close (accepted first, so the client sees the code) if it may not watch, or if the
         session it connected with has ended since the handshake read it."""
-        try:
-            self.user, _ = await off_loop(
-                admitted_access,
-                user=self.user,
-                match_id=self.match_id,
-                key=self.key,
-                signed_in=self.signed_in if self.member_id is not None else None,
-            )
-        except SignInEnded as ended:
-            await self._end(ended.reason)
+        admitted = await self._reach(
+            admitted_access,
+            user=self.user,
+            match_id=self.match_id,
+            key=self.key,
+            signed_in=self.signed_in if self.member_id is not None else None,
+        )
+        if admitted is None:
             return True
-        except visibility.MatchHidden:
-            await self._refuse_handshake(CLOSE_FORBIDDEN)
-            return True
-        except visibility.MatchNotFound:
-            await self._refuse_handshake(CLOSE_NOT_FOUND)
-            return True
+        self.user, _ = admitted
         return False
 
-    async def _access(self) -> visibility.MatchAccess | None:
-        """The match as this viewer may reach it now; None, and the socket closed with the
-        matching code, when they may not watch it or it is gone."""
+    async def _reach(
+        self, read: Callable[..., T], /, *, answer_to: str | None = None, **kwargs: Any
+    ) -> T | None:
+        """``read(**kwargs)`` in a worker thread: the one path by which the socket learns it
+        may no longer watch. None, the client told why and the socket closed, when the
+        session or membership has ended (4401), the match is hidden from this viewer (its
+        viewing key replaced: 4403) or gone (4404); ``answer_to`` names the request told."""
         try:
-            return await off_loop(
-                visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
-            )
+            return await off_loop(read, **kwargs)
+        except SignInEnded as ended:
+            await self._end(ended.reason, client_id=answer_to)
         except visibility.MatchHidden:
-            await self._refuse_handshake(CLOSE_FORBIDDEN)
+            await self._lose_access(CLOSE_FORBIDDEN, KEY_REVOKED, answer_to)
         except visibility.MatchNotFound:
-            await self._refuse_handshake(CLOSE_NOT_FOUND)
+            await self._lose_access(CLOSE_NOT_FOUND, NO_SUCH_MATCH, answer_to)
         return None
 
-    async def _refuse_handshake(self, code: int) -> None:
+    async def _lose_access(
+        self, code: int, reason: tuple[str, str] | None = None, client_id: str | None = None
+    ) -> None:
+        """Close with ``code``: at the handshake, accepted first so the client sees the
+        code; once open, after an error frame saying why (``reason``)."""
         if not self.accepted:
             await self.accept()
+        elif reason is not None:
+            await self._error(*reason, client_id=client_id)
         await self.close(code=code)
 
     async def _view(self) -> MatchView | None:
         """The match as this viewer may see it now; None (and the socket closed) when they
         may no longer watch it or it is gone."""
-        access = await self._access()
+        access = await self._reach(
+            visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
+        )
         if access is None:
             return None
         if not self.accepted:
@@ -414,9 +418,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self._resign(request)
             else:
                 await self._commit(request)
-        except services.MatchMissing:
-            await self._error(*NO_SUCH_MATCH, client_id=client_id)
-            await self.close(code=CLOSE_NOT_FOUND)
         except Exception:  # a bug of ours: answer it, keep the socket, let the client resync
             logger.exception("websocket request failed on match %s", self.match_id)
             await self._error(*SERVER_ERROR, client_id=client_id)
@@ -426,25 +427,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if await self._still_standing(request.id):  # (the session's answer comes first)
                 await self._error(*SYNC_LIMITED, client_id=request.id)
             return
-        try:
-            self.user, access = await off_loop(
-                access_for_sync,
-                address=self.address,
-                user=self.user,
-                match_id=self.match_id,
-                key=self.key,
-                signed_in=self.signed_in if self.member_id is not None else None,
-                club_member=self.club_member,
-            )
-        except SignInEnded as ended:
-            await self._end(ended.reason, client_id=request.id)
+        reached = await self._reach(
+            access_for_sync,
+            answer_to=request.id,
+            address=self.address,
+            user=self.user,
+            match_id=self.match_id,
+            key=self.key,
+            signed_in=self.signed_in if self.member_id is not None else None,
+            club_member=self.club_member,
+        )
+        if reached is None:
             return
-        except visibility.MatchHidden:  # the viewing key was replaced since it connected
-            await self._error(*KEY_REVOKED, client_id=request.id)
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        except visibility.MatchNotFound:
-            raise services.MatchMissing(NO_SUCH_MATCH[1]) from None
+        self.user, access = reached
         self.club_member = self.club_member or visibility.is_club_member(self.user)
         if access is None:
             await self._error(*SYNC_LIMITED, client_id=request.id)
@@ -453,85 +448,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._send(SnapshotFrame(reason="sync", snapshot=view, id=request.id))
 
     async def _commit(self, request: CommitRequest) -> None:
-        if self.member_id is None:
-            await self._error(*SIGN_IN_TO_PLAY, client_id=request.id)
-            return
-        move: Move = move_of(request)
-        try:
-            committed = await self._as_member(
-                services.match_commit,
-                match_id=self.match_id,
-                move=move,
-                against_turn=request.turn,
-                client_id=request.id,
-            )
-        except services.ServiceError as refusal:
-            stale = isinstance(refusal, services.MoveRefused) and refusal.needs_resync
-            snapshot = await self._fresh_view() if stale else None
-            await self._send(
-                RefusedAck(
-                    id=request.id,
-                    code=refusal.code,
-                    message=refusal.message,
-                    replayed=refusal.replayed,
-                    snapshot=snapshot,
-                )
-            )
-            return
-        if committed is None:
-            return
-        await self._send(
-            AcceptedAck(id=request.id, replayed=committed.replayed, **dict(committed.answer))
+        committed = await self._change(
+            request, services.match_commit, move=move_of(request), against_turn=request.turn
         )
+        if committed is not None:
+            await self._send(
+                AcceptedAck(id=request.id, replayed=committed.replayed, **dict(committed.answer))
+            )
 
     async def _resign(self, request: ResignRequest) -> None:
         """One call of ``services.match_resign``; the ``ended`` news reaches every watcher."""
-        if self.member_id is None:
-            await self._error(*SIGN_IN_TO_PLAY, client_id=request.id)
-            return
-        try:
-            resigned = await self._as_member(
-                services.match_resign, match_id=self.match_id, client_id=request.id
-            )
-        except services.ServiceError as refusal:
-            stale = isinstance(refusal, services.MoveRefused) and refusal.needs_resync
-            await self._send(
-                RefusedAck(
-                    id=request.id,
-                    code=refusal.code,
-                    message=refusal.message,
-                    replayed=refusal.replayed,
-                    snapshot=await self._fresh_view() if stale else None,
-                )
-            )
-            return
+        resigned = await self._change(request, services.match_resign)
         if resigned is not None:
             await self._send(ResignedAck(id=request.id, replayed=resigned.replayed))
 
     async def _take_seat(self, request: TakeSeatRequest) -> None:
-        if self.member_id is None:
-            await self._error(*SIGN_IN_TO_SIT, client_id=request.id)
-            return
-        try:
-            taken = await self._as_member(
-                services.match_take_seat,
-                match_id=self.match_id,
-                position=request.position,
-                client_id=request.id,
-            )
-        except services.ServiceError as refusal:
-            await self._send(
-                RefusedAck(
-                    id=request.id,
-                    code=refusal.code,
-                    message=refusal.message,
-                    replayed=refusal.replayed,
-                )
-            )
-            return
+        taken = await self._change(
+            request, services.match_take_seat, sign_in=SIGN_IN_TO_SIT, position=request.position
+        )
         if taken is None:
             return
-        view = await self._fresh_view()
+        view = await self._view()
         if view is None:
             return
         await self._send(
@@ -543,30 +480,46 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
         )
 
-    async def _as_member(self, service: Callable[..., T], /, **kwargs: Any) -> T | None:
-        """Call ``service`` as this socket's member, in one worker-thread call with the
-        standing check; None (after telling the client, and closing) when it has lapsed."""
-        assert self.member_id is not None
+    async def _change(
+        self,
+        request: Request,
+        service: Callable[..., T],
+        /,
+        *,
+        sign_in: tuple[str, str] = SIGN_IN_TO_PLAY,
+        **kwargs: Any,
+    ) -> T | None:
+        """The one path of a request that changes the match: ``service`` called as this
+        socket's member, with the request's id, in one worker-thread call with the standing
+        check. None when the request is answered already: not signed in (``sign_in``), the
+        session or membership ended (told, and closed), or refused (a ``RefusedAck``, with a
+        fresh snapshot when the client's picture of the match was out of date)."""
+        if self.member_id is None:
+            await self._error(*sign_in, client_id=request.id)
+            return None
         try:
-            return await off_loop(
+            return await self._reach(
                 as_member,
+                answer_to=request.id,
                 service=service,
                 signed_in=self.signed_in,
                 club_member=self.club_member,
+                match_id=self.match_id,
+                client_id=request.id,
                 **kwargs,
             )
-        except SignInEnded as ended:
-            await self._end(ended.reason, client_id=kwargs.get("client_id"))
-            return None
-
-    async def _fresh_view(self) -> MatchView | None:
-        try:
-            access = await off_loop(
-                visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
+        except services.ServiceError as refusal:
+            stale = isinstance(refusal, services.MoveRefused) and refusal.needs_resync
+            await self._send(
+                RefusedAck(
+                    id=request.id,
+                    code=refusal.code,
+                    message=refusal.message,
+                    replayed=refusal.replayed,
+                    snapshot=await self._view() if stale else None,
+                )
             )
-        except visibility.MatchNotFound:
             return None
-        return visibility.match_view(access)
 
     # -- sessions -----------------------------------------------------------------------------
 
@@ -585,15 +538,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if hold:
             self.checks += 1
         try:
-            member = await off_loop(
-                standing_member, signed_in=self.signed_in, club_member=self.club_member
+            member = await self._reach(
+                standing_member,
+                answer_to=client_id,
+                signed_in=self.signed_in,
+                club_member=self.club_member,
             )
-        except SignInEnded as ended:
-            await self._end(ended.reason, client_id=client_id)
-            return False
         finally:
             if hold:
                 self.checks -= 1
+        if member is None:
+            return False
         self.user = member
         self.club_member = self.club_member or visibility.is_club_member(member)
         return not self.ended
@@ -652,13 +607,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _relay_public(self, message: PublicNews | dict[str, Any]) -> None:
         if message["kind"] == "key_rotated" and self._watching_by_key():
-            try:
-                await off_loop(
-                    visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
-                )
-            except visibility.MatchNotFound:
-                await self._error(*KEY_REVOKED)
-                await self.close(code=CLOSE_FORBIDDEN)
+            reached = await self._reach(
+                visibility.access_match, user=self.user, match_id=self.match_id, key=self.key
+            )
+            if reached is None:
                 return
         await self._relay(message["text"])
 

@@ -16,10 +16,10 @@ from lexicon.difficulty import HARDEST, check_cap
 from matches.engine.computer import get_level
 from matches.events import publish_on_commit
 from matches.models import Match, Seat
+from matches.services import create_match
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import MatchMissing
-from matches.services.fixtures import _new_match
 from matches.services.lifecycle import after_seating
 from matches.visibility.access import is_club_member
 from practice.models import ComputerOpponent
@@ -99,7 +99,7 @@ def start_practice(
         limit = settings.PRACTICE_MAX_UNFINISHED
         if _unfinished_practice(member) >= limit:
             raise PracticeRefused(unfinished_practice_message(limit))
-        match = _new_match(
+        match = create_match(
             name="Practice",  # the title adds who sits (matches.visibility.titles)
             organiser=member,
             kickoff_at=None,

@@ -38,7 +38,12 @@ from matches.services.errors import (
     ServiceError,
     SignInRequired,
 )
-from matches.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
+from matches.services.fixtures import (
+    create_fixture,
+    create_match,
+    create_round_robin,
+    round_robin_pairings,
+)
 from matches.services.organising import (
     fixture_cancel,
     fixture_reschedule,
@@ -66,6 +71,7 @@ __all__ = [
     "ServiceError",
     "SignInRequired",
     "create_fixture",
+    "create_match",
     "create_round_robin",
     "default_no_shows",
     "fixture_cancel",

@@ -8,7 +8,7 @@ code and every text (section 13), and a test keeps it so.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from matches.engine import MatchOver, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 
@@ -29,6 +29,11 @@ class ServiceError(Exception):
         super().__init__(message)
         self.message = message
         self.replayed = replayed
+
+    @classmethod
+    def replay(cls, refusal: dict[str, Any]) -> ServiceError:
+        """The refusal kept under a request id, raised again for its retry."""
+        return cls(refusal["message"], replayed=True)
 
 
 class NotAllowed(ServiceError):
@@ -117,6 +122,10 @@ class MoveRefused(ServiceError):
     def __init__(self, code: str, message: str, *, replayed: bool = False) -> None:
         super().__init__(message, replayed=replayed)
         self.code = code  # type: ignore[misc]
+
+    @classmethod
+    def replay(cls, refusal: dict[str, Any]) -> MoveRefused:
+        return cls(refusal["code"], refusal["message"], replayed=True)
 
     @classmethod
     def from_engine(cls, error: MoveError) -> MoveRefused:

@@ -55,7 +55,7 @@ def _check_rules(ruleset: str, lexicon: str) -> None:
         raise InvalidFixture(f"There is no word list called {lexicon!r}.") from None
 
 
-def _new_match(
+def create_match(
     *,
     name: str,
     organiser: Member | None,
@@ -68,6 +68,14 @@ def _new_match(
     round_number: int | None = None,
     rated: bool = False,
 ) -> Match:
+    """A new match row and its two empty seats: the one way a fixture, a challenge's match
+    and a practice match come to be, so every match starts the same.
+
+    Locks nothing and checks only the no-show window (``InvalidFixture``): the rows are new
+    and seen by no other transaction until the caller's commits, so it must run inside the
+    caller's ``transaction.atomic()``. The caller then locks the seats (``locked_seats``) to
+    fill them, and calls ``after_seating``; it has already checked the name, the players
+    and the rules."""
     window = no_show_window if no_show_window is not None else settings.NO_SHOW_WINDOW
     if window <= timedelta(0):
         raise InvalidFixture("The no-show window must be positive.")
@@ -112,7 +120,7 @@ def create_fixture(
     _check_players([first, second])
     _check_rules(ruleset, lexicon)
     with transaction.atomic():
-        match = _new_match(
+        match = create_match(
             name=name,
             organiser=organiser,
             kickoff_at=kickoff_at,
@@ -204,7 +212,7 @@ def create_round_robin(
             for first, second in pairs:
                 # The fixture's own label: titles add the players seated (visibility.titles).
                 fixture_name = f"{tournament.name} · Round {round_index + 1}"
-                match = _new_match(
+                match = create_match(
                     name=fixture_name[:NAME_LENGTH],
                     organiser=organiser,
                     kickoff_at=kickoff,

@@ -20,8 +20,9 @@ from matches.position import game_of, store_position
 from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match
 from matches.services.common import now as _now
-from matches.services.errors import MoveRefused, RequestIdTaken
+from matches.services.errors import MoveRefused
 from matches.services.lifecycle import apply_deadlines, finish_match
+from matches.services.receipts import keep_receipt, replayed_answer
 from matches.signals import turn_recorded
 from notifications import notices
 
@@ -78,11 +79,7 @@ class Committed:
 
 def _replay_of(receipt: CommitReceipt) -> Committed:
     """The answer given the first time this client id was sent (raises if it was a refusal)."""
-    response = receipt.response
-    if receipt.kind != CommitReceipt.Kind.MOVE:
-        raise RequestIdTaken(RequestIdTaken.MESSAGE)
-    if not receipt.accepted:
-        raise MoveRefused(response["code"], response["message"], replayed=True)
+    response = replayed_answer(receipt, kind=CommitReceipt.Kind.MOVE, refused=MoveRefused.replay)
     return Committed(CommitAccepted.model_validate(response), replayed=True)
 
 
@@ -128,9 +125,10 @@ def match_commit(
             refusal = MoveRefused.from_engine(error)
             if seat is not None:
                 refused = Refusal(code=refusal.code, message=refusal.message)
-                CommitReceipt.objects.create(
+                keep_receipt(
                     match=match,
                     member=member,
+                    kind=CommitReceipt.Kind.MOVE,
                     client_id=client_id,
                     accepted=False,
                     response=refused.model_dump(),
@@ -142,9 +140,10 @@ def match_commit(
             )
             events += recorded
             answer = visibility.commit_accepted(match, seat, turn)
-            CommitReceipt.objects.create(
+            keep_receipt(
                 match=match,
                 member=member,
+                kind=CommitReceipt.Kind.MOVE,
                 client_id=client_id,
                 accepted=True,
                 response=answer.model_dump(mode="json"),

@@ -19,8 +19,9 @@ from matches.models import CommitReceipt, Match
 from matches.schemas import Refusal
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
-from matches.services.errors import MoveRefused, NotAllowed, RequestIdTaken, SignInRequired
+from matches.services.errors import MoveRefused, NotAllowed, SignInRequired
 from matches.services.lifecycle import apply_deadlines, finish_match
+from matches.services.receipts import keep_receipt, receipt_for, replayed_answer
 
 SIGN_IN_TO_RESIGN = "Sign in to resign."
 ONLY_PLAYERS_RESIGN = "Only a player seated in this match can resign."
@@ -35,11 +36,7 @@ class Resigned:
 
 def _replay_of(receipt: CommitReceipt) -> Resigned:
     """The answer given the first time this id was sent (raises if it was a refusal)."""
-    if receipt.kind != CommitReceipt.Kind.RESIGN:
-        raise RequestIdTaken(RequestIdTaken.MESSAGE)
-    if not receipt.accepted:
-        response = receipt.response
-        raise MoveRefused(response["code"], response["message"], replayed=True)
+    replayed_answer(receipt, kind=CommitReceipt.Kind.RESIGN, refused=MoveRefused.replay)
     return Resigned(replayed=True)
 
 
@@ -61,9 +58,7 @@ def match_resign(
     stranger = False
     with transaction.atomic():
         match = locked_match(match_id)
-        receipt = CommitReceipt.objects.filter(
-            match=match, member=member, client_id=client_id
-        ).first()
+        receipt = receipt_for(match_id=match.pk, member_id=member.pk, client_id=client_id)
         if receipt is not None:
             return _replay_of(receipt)
         now = now or _now()
@@ -87,7 +82,7 @@ def match_resign(
                 if refusal is not None
                 else {"code": "resigned"}
             )
-            CommitReceipt.objects.create(
+            keep_receipt(
                 match=match,
                 member=member,
                 kind=CommitReceipt.Kind.RESIGN,

@@ -18,11 +18,11 @@ from matches.services.common import now as _now
 from matches.services.errors import (
     MembershipRequired,
     NotAllowed,
-    RequestIdTaken,
     SeatUnavailable,
     SignInRequired,
 )
 from matches.services.lifecycle import after_seating, apply_deadlines
+from matches.services.receipts import keep_receipt, receipt_for, replayed_answer
 
 SIGN_IN_TO_SIT = "Sign in to take a seat."
 
@@ -53,11 +53,9 @@ class SeatTaken:
 
 
 def _replay_of(receipt: CommitReceipt, seats: list[Seat]) -> SeatTaken:
-    response = receipt.response
-    if receipt.kind != CommitReceipt.Kind.SEAT:
-        raise RequestIdTaken(RequestIdTaken.MESSAGE)
-    if not receipt.accepted:
-        raise SeatUnavailable(response["message"], replayed=True)
+    response = replayed_answer(
+        receipt, kind=CommitReceipt.Kind.SEAT, refused=SeatUnavailable.replay
+    )
     return SeatTaken(seats[response["position"]], replayed=True)
 
 
@@ -80,9 +78,7 @@ def match_take_seat(
         match = locked_match(match_id)
         seats = locked_seats(match)
         if client_id is not None:
-            receipt = CommitReceipt.objects.filter(
-                match=match, member=member, client_id=client_id
-            ).first()
+            receipt = receipt_for(match_id=match.pk, member_id=member.pk, client_id=client_id)
             if receipt is not None:
                 return _replay_of(receipt, seats)
         now = _now()
@@ -99,7 +95,7 @@ def match_take_seat(
         else:
             response = Refusal(code=SeatUnavailable.code, message=refusal).model_dump()
         if client_id is not None:
-            CommitReceipt.objects.create(
+            keep_receipt(
                 match=match,
                 member=member,
                 kind=CommitReceipt.Kind.SEAT,

@@ -15,6 +15,7 @@ from matches.models import Match, OrganiserAction, Seat, Tournament, Turn
 from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, MoveView, SeatView
 from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member
 from matches.visibility.fairness import fairness_record
+from matches.visibility.grid import GridRow, board_grid
 from matches.visibility.payloads import match_view, seat_name
 from matches.visibility.titles import match_title
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
     from django.db.models import QuerySet
 
     from accounts.models import Member
-
-_PREMIUM_LABELS = {"T": "TW", "D": "DW", "t": "TL", "d": "DL"}
 
 
 def visible_matches(user: Member | Any) -> QuerySet[Match]:
@@ -234,21 +233,6 @@ def match_line(match: Match, *, member_id: int | None = None) -> MatchLine:
 
 
 @dataclass(frozen=True)
-class Cell:
-    square: str
-    letter: str
-    blank: bool
-    premium: str
-    label: str
-
-
-@dataclass(frozen=True)
-class GridRow:
-    number: int
-    cells: tuple[Cell, ...]
-
-
-@dataclass(frozen=True)
 class MoveLine:
     """A move described in words for the move list."""
 
@@ -341,32 +325,6 @@ def move_lines(view: MatchView) -> list[MoveLine]:
     return lines
 
 
-def board_grid(view: MatchView) -> list[GridRow]:
-    """The board as rows of cells: a tile's letter, or the square's premium label.
-
-    Premium labels come from the ruleset's layout (TW/DW/TL/DL, the centre star ★); a
-    covered square shows its tile, as premiums count only on the turn a tile lands.
-    """
-    ruleset = get_ruleset(view.ruleset)
-    rows = []
-    for r, line in enumerate(view.board):
-        cells = []
-        for c, char in enumerate(line):
-            premium = ruleset.premium(r, c)
-            label = "★" if (r, c) == ruleset.centre else _PREMIUM_LABELS.get(premium, "")
-            cells.append(
-                Cell(
-                    square=format_position(r, c, across=False),
-                    letter=char.upper() if char != "." else "",
-                    blank=char.islower(),
-                    premium=_PREMIUM_LABELS.get(premium, "").lower(),
-                    label=label,
-                )
-            )
-        rows.append(GridRow(number=r + 1, cells=tuple(cells)))
-    return rows
-
-
 def board_rules(name: str) -> BoardRules:
     """The public numbers the interactive board draws with: premium layout, letter values."""
     ruleset = get_ruleset(name)
@@ -440,7 +398,7 @@ def match_page(access: MatchAccess) -> MatchPage:
         round_number=match.round_number,
         your_seat_label=Seat.Position(viewer.seat).label if viewer.seat is not None else None,
         to_move_label=_to_move_label(seats, match.to_move),
-        grid=board_grid(view),
+        grid=board_grid(ruleset=get_ruleset(view.ruleset), board=view.board),
         board_rules=board_rules(match.ruleset),
         columns=[chr(ord("A") + c) for c in range(view.board_size)],
         move_lines=move_lines(view),

@@ -37,7 +37,7 @@ from tests.e2e.browser import expect
 from tests.e2e.conftest import PHONE
 from tests.matches.helpers import (
     assert_tiles_conserved,
-    commit_move,
+    commit_now,
     game_of,
     opening_play,
     rack_of,
@@ -118,19 +118,6 @@ def sign_in(page: Page, member: Member) -> None:
     page.get_by_label("Username").fill(member.username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
-
-
-def commit(match: Match, member: Member, move: dict[str, Any]) -> None:
-    """Make a move through the service, as the consumer would, and check it went through."""
-    match.refresh_from_db()
-    outcome = commit_move(
-        match_id=match.id,
-        member=member,
-        move=move,
-        against_turn=match.turn_number,
-        client_id=f"e2e-{random.getrandbits(48):x}",
-    )
-    assert outcome.accepted, outcome
 
 
 def trade_in(match: Match, position: int, tiles: str) -> str:
@@ -389,7 +376,7 @@ def test_a_signed_out_visitor_watches_a_members_only_match_by_its_share_link(
     expect(watcher.locator("#share-link")).to_have_count(0)
     expect(watcher.get_by_role("button", name="Take a seat")).to_have_count(0)
 
-    commit(match, alice, opening(match))
+    commit_now(match, alice, opening(match), assert_accepted=True)
     expect(watcher.locator("#moves")).to_contain_text("alice (First) played")
     expect(cell(watcher, "H8")).to_have_class(TILE)
     expect(watcher.locator("#turn-line")).to_contain_text("bob (Second) to move")
@@ -433,9 +420,9 @@ def test_replay_steps_back_and_forward_with_the_turn_in_the_url(
     open_page, live_match, alice, bob
 ) -> None:
     match = live_match
-    commit(match, alice, opening(match))
-    commit(match, bob, {"kind": "pass"})
-    commit(match, alice, {"kind": "pass"})
+    commit_now(match, alice, opening(match), assert_accepted=True)
+    commit_now(match, bob, {"kind": "pass"}, assert_accepted=True)
+    commit_now(match, alice, {"kind": "pass"}, assert_accepted=True)
     url = match_url(match)
 
     page = open_page(f"{url}?turn=1")
@@ -498,7 +485,7 @@ def test_take_a_seat_then_sign_in_again_when_the_session_expires(
     expect(host.locator("#turn-line")).to_contain_text("Your turn")
     expect(host.locator("#seats")).to_contain_text("bob")
 
-    commit(match, alice, opening(match))
+    commit_now(match, alice, opening(match), assert_accepted=True)
     expect(visitor.locator("#turn-line")).to_contain_text("Your turn")
     tile = next(tile for tile in rack_of(match, 1) if tile != "?")
     rack_tile(visitor, tile).click()
@@ -531,7 +518,7 @@ def test_the_page_reconnects_resyncs_and_shows_the_end(open_page, live_match, al
     expect(page.locator("#connection")).to_contain_text("Connection lost. Reconnecting in")
     expect(page.locator("#match")).to_have_attribute("data-synced", "no")
 
-    commit(match, alice, opening(match))  # news the page cannot hear
+    commit_now(match, alice, opening(match), assert_accepted=True)  # news the page cannot hear
     # A retry, refused: it backs off. (Polled with evaluate: wait_for_function compiles its
     # expression with eval, which the page's Content-Security-Policy rightly forbids.)
     for _ in range(200):
@@ -565,7 +552,7 @@ def test_screenshots_on_desktop_phone_and_in_dark_mode(
     players = {0: alice, 1: bob}
     for seed in range(6):
         match.refresh_from_db()
-        commit(match, players[match.to_move], legal_play(match, seed))
+        commit_now(match, players[match.to_move], legal_play(match, seed), assert_accepted=True)
     out = ROOT / "docs" / "screenshots" if os.environ.get("SAVE_SCREENSHOTS") else tmp_path
     out.mkdir(parents=True, exist_ok=True)
     url = match_url(match)

@@ -3,7 +3,6 @@ rating change on the match page, the leaderboard and the player's chart and tabl
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -13,19 +12,13 @@ from matches.engine import Pass
 from matches.models import Match
 from ratings.models import RatingChange
 from tests.e2e.browser import expect
+from tests.matches.helpers import commit_now
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _pass(match: Match, member) -> None:
-    match.refresh_from_db()
-    services.match_commit(
-        match_id=match.id,
-        member=member,
-        move=Pass(),
-        against_turn=match.turn_number,
-        client_id=f"e2e-{random.getrandbits(48):x}",
-    )
+    commit_now(match, member, Pass(), assert_accepted=True)
 
 
 def test_a_rated_match_ends_and_both_players_see_their_rating_change(

@@ -92,8 +92,6 @@ SOCKET_TEXTS = frozenset({"RequestIdTaken", "SeatUnavailable"})
 FORWARDED: dict[tuple[str, str], tuple[tuple[str, str, str], ...]] = {
     # NotAWord builds its own text from the word (checked per class below).
     ("matches.engine.scoring", "word"): (),
-    # The stored answer to a repeated request id: a text that was checked when first given.
-    ("matches.services.seating", "response['message']"): (),
     # The bag's refusals of a malformed value.
     ("matches.services.bag", "reason"): (
         ("matches.services.bag", "contribution_refusal", "return"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from dataclasses import dataclass
 from itertools import permutations
@@ -44,6 +45,31 @@ def commit_move(*, move: dict[str, Any] | Move, **commit: Any) -> Outcome:
         return Outcome(False, refusal.code, refusal.message, answer, refusal.replayed)
     answer = committed.answer.model_dump(mode="json")
     return Outcome(True, "accepted", "", answer, committed.replayed)
+
+
+def commit_now(
+    match: Match,
+    member: Any,
+    move: dict[str, Any] | Move,
+    *,
+    client_id: str | None = None,
+    against: int | None = None,
+    assert_accepted: bool = False,
+) -> Outcome:
+    """The one way a test makes a move through ``services.match_commit``: against the
+    match's turn as it stands now (read afresh), or ``against``; under a fresh client id
+    unless one is given. With ``assert_accepted``, a refusal fails the test, naming it."""
+    match.refresh_from_db()
+    outcome = commit_move(
+        match_id=match.id,
+        member=member,
+        move=move,
+        against_turn=match.turn_number if against is None else against,
+        client_id=client_id if client_id is not None else f"test-{uuid.uuid4().hex[:16]}",
+    )
+    if assert_accepted:
+        assert outcome.accepted, outcome
+    return outcome
 
 
 def game_of(match: Match) -> Game:

@@ -19,7 +19,7 @@ from django.db import connection
 from matches import services
 from matches.events import match_group, news_items
 from matches.models import Match, Seat, Turn
-from tests.matches.helpers import commit_move
+from tests.matches.helpers import commit_now
 
 KICKOFF = datetime(2031, 5, 4, 18, 0, tzinfo=UTC)
 SECOND = timedelta(seconds=1)
@@ -27,14 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _pass(match: Match, member, *, client_id: str = "c1") -> services.CommitOutcome:
-    match.refresh_from_db()
-    return commit_move(
-        match_id=match.id,
-        member=member,
-        move={"kind": "pass"},
-        against_turn=match.turn_number,
-        client_id=client_id,
-    )
+    return commit_now(match, member, {"kind": "pass"}, client_id=client_id)
 
 
 @pytest.fixture

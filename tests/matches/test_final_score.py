@@ -19,7 +19,7 @@ from matches import visibility
 from matches.engine import get_ruleset
 from matches.models import Match, Seat
 from tests.matches.api_schema import answer_conforms
-from tests.matches.helpers import commit_move, opening_play, rack_of
+from tests.matches.helpers import commit_now, opening_play, rack_of
 from tests.matches.test_records import play_out
 
 pytestmark = pytest.mark.django_db
@@ -36,23 +36,11 @@ def _get(member: Member | None, url: str, params: dict[str, Any] | None = None) 
     return response.json()
 
 
-def _commit(match: Match, member: Member, move: dict[str, Any]) -> None:
-    match.refresh_from_db()
-    outcome = commit_move(
-        match_id=match.id,
-        member=member,
-        move=move,
-        against_turn=match.turn_number,
-        client_id=f"final-{match.turn_number}",
-    )
-    assert outcome.accepted, outcome
-
-
 def _six_scoreless(match: Match, alice: Member, bob: Member) -> Match:
     """An opening, then six passes: the game ends and both racks are deducted."""
-    _commit(match, alice, opening_play(rack_of(match, 0)))
+    commit_now(match, alice, opening_play(rack_of(match, 0)), assert_accepted=True)
     for turn in range(6):
-        _commit(match, bob if turn % 2 == 0 else alice, {"kind": "pass"})
+        commit_now(match, bob if turn % 2 == 0 else alice, {"kind": "pass"}, assert_accepted=True)
     match.refresh_from_db()
     assert match.end_reason == Match.EndReason.SIX_SCORELESS
     return match
@@ -79,7 +67,7 @@ def _letters_in(final: dict[str, Any]) -> set[str]:
 
 def test_nothing_is_shown_before_the_end(live_match: Match, alice: Member, bob: Member) -> None:
     match = live_match
-    _commit(match, alice, opening_play(rack_of(match, 0)))
+    commit_now(match, alice, opening_play(rack_of(match, 0)), assert_accepted=True)
     state = _get(bob, reverse("api:match", args=[match.id]))
     assert state["final_score"] is None
     replay = _get(None, reverse("api:match-replay", args=[match.id]), {"turn": 1})

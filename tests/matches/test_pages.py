@@ -23,7 +23,7 @@ from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import selectors, services
 from matches.models import Match, Seat, Tournament, Turn
-from tests.matches.helpers import commit_move, game_of
+from tests.matches.helpers import commit_move, commit_now, game_of
 
 pytestmark = pytest.mark.django_db
 
@@ -105,29 +105,18 @@ def opening_play(rack: str) -> dict | None:
     return None
 
 
-def commit(match: Match, member: Member, move: dict) -> None:
-    match.refresh_from_db()
-    outcome = commit_move(
-        match_id=match.id,
-        member=member,
-        move=move,
-        against_turn=match.turn_number,
-        client_id=f"{member.pk}-{match.turn_number}",
-    )
-    assert outcome.accepted, outcome.message
-
-
 def play_a_few_moves(match: Match, first: Member, second: Member) -> None:
     """First plays a word (or swaps when the rack makes none), Second swaps all, First passes."""
     rack = Seat.objects.get(match=match, position=0).rack
     move = opening_play(rack) or {"kind": "swap", "tiles": list(rack)}
-    commit(match, first, move)
-    commit(
+    commit_now(match, first, move, assert_accepted=True)
+    commit_now(
         match,
         second,
         {"kind": "swap", "tiles": list(Seat.objects.get(match=match, position=1).rack)},
+        assert_accepted=True,
     )
-    commit(match, first, {"kind": "pass"})
+    commit_now(match, first, {"kind": "pass"}, assert_accepted=True)
     match.refresh_from_db()
     assert match.turn_number == 3
 

@@ -12,23 +12,13 @@ from matches.models import CommitReceipt, Match, Seat, Turn
 from tests.matches.helpers import (
     assert_tiles_conserved,
     commit_move,
+    commit_now,
     game_of,
     opening_play,
     rack_of,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def commit(match: Match, member, move: dict, *, client_id: str, against: int | None = None):
-    match.refresh_from_db()
-    return commit_move(
-        match_id=match.id,
-        member=member,
-        move=move,
-        against_turn=match.turn_number if against is None else against,
-        client_id=client_id,
-    )
 
 
 def snapshot_state(match: Match) -> tuple:
@@ -39,7 +29,7 @@ def snapshot_state(match: Match) -> tuple:
 
 def test_an_accepted_opening_scores_draws_and_passes_the_turn(live_match, alice) -> None:
     move = opening_play(rack_of(live_match, 0))
-    outcome = commit(live_match, alice, move, client_id="open-1")
+    outcome = commit_now(live_match, alice, move, client_id="open-1")
     assert outcome.accepted, outcome.message
     live_match.refresh_from_db()
     assert live_match.turn_number == 1
@@ -78,7 +68,7 @@ def test_a_refused_commit_changes_nothing(
 ) -> None:
     member = {"alice": alice, "bob": bob}.get(who) or make_member(who)
     before = snapshot_state(live_match)
-    outcome = commit(live_match, member, move, client_id="x")
+    outcome = commit_now(live_match, member, move, client_id="x")
     assert not outcome.accepted
     if message:
         assert outcome.message == message
@@ -91,9 +81,9 @@ def test_a_refused_commit_changes_nothing(
 
 
 def test_a_stale_commit_is_refused_in_the_rules_words(live_match, alice, bob) -> None:
-    assert commit(live_match, alice, {"kind": "pass"}, client_id="a1").accepted
+    assert commit_now(live_match, alice, {"kind": "pass"}, client_id="a1").accepted
     before = snapshot_state(live_match)
-    outcome = commit(live_match, bob, {"kind": "pass"}, client_id="b1", against=0)
+    outcome = commit_now(live_match, bob, {"kind": "pass"}, client_id="b1", against=0)
     assert not outcome.accepted
     assert outcome.code == "stale_turn"
     assert outcome.message == "Your opponent moved. Board updated."
@@ -102,8 +92,8 @@ def test_a_stale_commit_is_refused_in_the_rules_words(live_match, alice, bob) ->
 
 def test_the_same_client_id_applies_once_and_answers_the_same(live_match, alice) -> None:
     move = opening_play(rack_of(live_match, 0))
-    first = commit(live_match, alice, move, client_id="same", against=0)
-    second = commit(live_match, alice, move, client_id="same", against=0)
+    first = commit_now(live_match, alice, move, client_id="same", against=0)
+    second = commit_now(live_match, alice, move, client_id="same", against=0)
     assert first.accepted
     assert second.accepted
     assert second.replayed
@@ -114,7 +104,9 @@ def test_the_same_client_id_applies_once_and_answers_the_same(live_match, alice)
 
 def test_a_swap_returns_tiles_and_tells_others_only_the_count(live_match, alice) -> None:
     rack = rack_of(live_match, 0)
-    outcome = commit(live_match, alice, {"kind": "swap", "tiles": list(rack[:3])}, client_id="s")
+    outcome = commit_now(
+        live_match, alice, {"kind": "swap", "tiles": list(rack[:3])}, client_id="s"
+    )
     assert outcome.accepted, outcome.message
     turn = Turn.objects.get(match=live_match)
     assert (turn.kind, turn.swap_count, turn.swapped, turn.score) == ("swap", 3, rack[:3], 0)
@@ -125,7 +117,7 @@ def test_a_swap_returns_tiles_and_tells_others_only_the_count(live_match, alice)
 def test_six_scoreless_turns_end_the_game_with_racks_deducted(live_match, alice, bob) -> None:
     for n in range(6):
         member = alice if n % 2 == 0 else bob
-        assert commit(live_match, member, {"kind": "pass"}, client_id=f"p{n}").accepted
+        assert commit_now(live_match, member, {"kind": "pass"}, client_id=f"p{n}").accepted
     live_match.refresh_from_db()
     assert live_match.status == Match.Status.FINISHED
     assert live_match.end_reason == Match.EndReason.SIX_SCORELESS
@@ -139,7 +131,7 @@ def test_six_scoreless_turns_end_the_game_with_racks_deducted(live_match, alice,
     )
     assert live_match.result == expected_result
     assert live_match.turn_deadline_at is None
-    outcome = commit(live_match, bob, {"kind": "pass"}, client_id="after")
+    outcome = commit_now(live_match, bob, {"kind": "pass"}, client_id="after")
     assert outcome.message == "This match is over."
     assert_tiles_conserved(live_match)
 
@@ -293,7 +285,7 @@ def test_an_accepted_move_writes_each_row_in_a_statement_of_its_own(live_match, 
 
     move = opening_play(rack_of(live_match, 0))
     with connection.execute_wrapper(sent):
-        outcome = commit(live_match, alice, move, client_id="together-1")
+        outcome = commit_now(live_match, alice, move, client_id="together-1")
     assert outcome.accepted, outcome.message
     writes = [sql for sql in statements if not sql.lstrip().startswith("SELECT")]
     assert [sql.split()[0] for sql in writes] == ["UPDATE", "INSERT", "UPDATE", "INSERT", "INSERT"]

@@ -15,6 +15,7 @@ from matches.engine import Pass
 from matches.engine.movegen import best_play, legal_moves
 from matches.models import Match, Seat
 from matches.position import game_of
+from tests.matches.helpers import commit_now
 
 _ids = itertools.count()
 
@@ -47,13 +48,7 @@ def _mover(match: Match) -> Any:
 def commit(match: Match, move: Any) -> None:
     """The player to move makes ``move`` through the commit service."""
     match.refresh_from_db()
-    services.match_commit(
-        match_id=match.id,
-        member=_mover(match),
-        move=move,
-        against_turn=match.turn_number,
-        client_id=f"season-{next(_ids)}",
-    )
+    commit_now(match, _mover(match), move, assert_accepted=True)
 
 
 def pass_out(match: Match) -> Match:

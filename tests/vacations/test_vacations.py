@@ -19,7 +19,7 @@ from django.test import Client
 from matches import services
 from matches.models import Match, Tournament, Turn
 from notifications.services import update_notification_settings
-from tests.matches.helpers import commit_move
+from tests.matches.helpers import commit_now
 from vacations import selectors as vacation_selectors
 from vacations import services as vacation_services
 from vacations.errors import AllowanceNotAllowed, VacationMissing, VacationRefused
@@ -36,14 +36,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _pass(match: Match, member, *, client_id: str = "c1") -> services.CommitOutcome:
-    match.refresh_from_db()
-    return commit_move(
-        match_id=match.id,
-        member=member,
-        move={"kind": "pass"},
-        against_turn=match.turn_number,
-        client_id=client_id,
-    )
+    return commit_now(match, member, {"kind": "pass"}, client_id=client_id)
 
 
 @pytest.fixture
