@@ -4,14 +4,15 @@
     .venv/bin/python bench/bots.py --games 40 --no-write   # a quick look
 
 For each ruleset and each level (Easy, Normal, Hard with leave, and Greedy itself as the
-control), N games against Greedy (the highest score, no leave), the level taking First in
-even games and Second in odd ones. Game i deals the same tiles for every level (common
-seeds), so the levels differ by their play alone. Reported per level: the level's average
-score, its win rate (a draw counts half) with a Wilson 95 % interval, the average spread
-(its score less the reference's) with a normal 95 % interval, and a rating on the club's
-Glicko-2 scale: the reference anchored at 1500, the level starting where a member starts
-(``ratings.policy.START``) and rated game by game as the club rates (a game is a rating
-period, τ = ``ratings.policy.TAU``); its interval is ±1.96 deviations.
+control), N games against Greedy (the highest score, no leave), in pairs: each deal played
+twice, the level taking First, then Second (so the luck of the draw and of the seat cancel
+in pairs). The deals are the same for every level (common seeds), so the levels differ by
+their play alone. Reported per level: its average score, its win rate (a draw counts half)
+with a Wilson 95 % interval, the average spread (its score less the reference's) with a
+normal 95 % interval, and a rating on the club's Glicko-2 scale: the reference anchored at
+1500, the level starting where a member starts (``ratings.policy.START``) and rated game by
+game as the club rates (a game is a rating period, τ = ``ratings.policy.TAU``); its
+interval is ±1.96 deviations.
 
 Writes the "### The ladder" part of docs/PERFORMANCE.md's "## Computer player" section.
 """
@@ -34,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from bench.report import REPORT, machine, table  # noqa: E402
 from matches.engine import get_ruleset  # noqa: E402
 from matches.engine.computer import EASY, GREEDY, HARD, NORMAL, Level  # noqa: E402
+from matches.engine.leave import leave_table  # noqa: E402
 from matches.engine.selfplay import Seat, play_game  # noqa: E402
 from ratings.glicko2 import Glicko2, Outcome, rate  # noqa: E402
 from ratings.policy import START, TAU  # noqa: E402
@@ -92,14 +94,16 @@ class LevelResult:
 def play_level(
     *, ruleset: str, level: Level, games: int, seed: int, lexicon: Collection[str]
 ) -> LevelResult:
-    """``games`` games of ``level`` against the greedy reference, seats alternating."""
+    """``games`` games of ``level`` against the greedy reference, each deal twice with the
+    seats swapped (an odd ``games`` plays the last deal once)."""
     master = random.Random(f"{seed}:{ruleset}")
     scores: list[int] = []
     spreads: list[int] = []
     results: list[float] = []
     for i in range(games):
-        game_seed = master.randbytes(32)
-        rng_seed = master.randrange(2**31)
+        if i % 2 == 0:  # each deal twice, the level taking First then Second
+            game_seed = master.randbytes(32)
+            rng_seed = master.randrange(2**31)
         mine = i % 2
         seats = [Seat.of(GREEDY), Seat.of(GREEDY)]
         seats[mine] = Seat.of(level)
@@ -158,6 +162,16 @@ def report(results: Sequence[LevelResult], *, games: int, seed: int, command: st
                 f"{machine()}."
             ),
             "",
+            (
+                "Hard weighs each move by score plus rack leave, from the shipped tables "
+                "(`matches/engine/data/leaves-<ruleset>.json`): "
+                + "; ".join(leave_note(name) for name in sorted({r.ruleset for r in results}))
+                + ". Each is remade, byte for byte, by `.venv/bin/python -m "
+                "matches.engine.leave_train --ruleset <ruleset> --seed <seed> --games <games>`; "
+                "more games give a sharper table (e.g. `--games 5000`, about an hour a ruleset "
+                "on one core here)."
+            ),
+            "",
             table(
                 [
                     "ruleset",
@@ -171,6 +185,14 @@ def report(results: Sequence[LevelResult], *, games: int, seed: int, command: st
             ),
             "",
         ]
+    )
+
+
+def leave_note(ruleset: str) -> str:
+    """Where a ruleset's leave table came from: its seed, games and samples."""
+    table_ = leave_table(ruleset)
+    return (
+        f"{ruleset}: seed {table_.seed}, {table_.games} self-play games, {table_.samples:,} samples"
     )
 
 

@@ -9,13 +9,13 @@ board and its rack) are the one thing it works out, as a player at the table can
 Easy picks among a wide group of good plays, Normal among a smaller, stronger group, Greedy
 (the bench's reference) the highest-scoring, and Hard by score plus rack leave
 (:mod:`matches.engine.leave`), the way Quackle and Macondo choose: it weighs each play and
-each swap by its points and what the tiles it keeps are worth to its next turn, and once the
-bag is empty (the unseen tiles then being the opponent's rack, as anyone at the table can
-count) by going out and the tiles it would be left holding. A vocabulary (Word Skill's cap on word
-difficulty, ``lexicon.difficulty``) narrows the words it may play, never the words the
-board accepts. Whatever the level, it goes out when the bag is empty and a play uses its
-last tiles, swaps when its best play is poor and the bag allows it, and passes when that
-ends the game with a win it is sure of, or when it has nothing else.
+each swap by its points and what the tiles it keeps are worth to its next turn, and once
+the bag is empty (the unseen tiles then being the opponent's rack, as anyone at the table
+can count) by going out and the tiles it would be left holding. A vocabulary (Word Skill's
+cap on word difficulty, ``lexicon.difficulty``) narrows the words it may play, never the
+words the board accepts. The other levels go out when the bag is empty and a play uses
+their last tiles, and swap when their best play is poor and the bag allows it; every level
+passes when that ends the game with a win it is sure of, or when it has nothing else.
 
 The choice is a pure function of the position and the random source it is given: the same
 position and the same seed give the same move.
