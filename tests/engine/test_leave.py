@@ -6,6 +6,7 @@ reads the opponent's rack."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import statistics
 from collections import Counter
@@ -40,22 +41,18 @@ def dealt(*, ruleset: str = "classic", words=(), rack: str, opponent: str | None
 
 
 def test_the_command_is_deterministic_from_its_seed(enable: Lexicon, tmp_path) -> None:
-    paths = [tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"]
-    for path, seed in zip(paths, (5, 5, 6), strict=True):
-        main(["--ruleset", "outspell", "--seed", str(seed), "--games", "2", "--out", str(path)])
-    first, again, other = (path.read_text() for path in paths)
+    """The same seed gives the same file, byte for byte; another seed another table."""
+    paths = [tmp_path / "a.json", tmp_path / "b.json"]
+    for path in paths:
+        main(["--ruleset", "outspell", "--seed", "5", "--games", "1", "--out", str(path)])
+    first, again = (path.read_text() for path in paths)
     assert first == again
-    assert first != other
-    table = LeaveTable.from_json(__import__("json").loads(first))
-    assert (table.ruleset, table.lexicon, table.seed, table.games) == ("outspell", "enable", 5, 2)
-    assert table.samples > 20
+    table = LeaveTable.from_json(json.loads(first))
+    assert (table.ruleset, table.lexicon, table.seed, table.games) == ("outspell", "enable", 5, 1)
+    assert table.samples > 10
     assert table.dumps() == first
-
-
-def test_train_gives_equal_tables_for_equal_seeds(enable: Lexicon) -> None:
-    one = train(ruleset="outspell", seed=9, games=1, lexicon=enable, lexicon_name="enable")
-    two = train(ruleset="outspell", seed=9, games=1, lexicon=enable, lexicon_name="enable")
-    assert one == two
+    other = train(ruleset="outspell", seed=6, games=1, lexicon=enable, lexicon_name="enable")
+    assert other.weights != table.weights
 
 
 def test_the_fit_recovers_known_weights() -> None:
@@ -138,7 +135,7 @@ def test_hard_is_never_worse_than_greedy_where_greedy_keeps_a_worse_rack(enable)
 
 
 def test_hard_swaps_a_rack_worth_more_thrown_back(enable) -> None:
-    game = dealt(ruleset="word-duel", words=[("8H", "ZO")], rack="IIUUVVW")
+    game = dealt(words=[("8H", "ZO")], rack="IUUUVVW")
     choice = choose_move(seat_position(game), lexicon=enable, level=HARD, rng=random.Random(0))
     assert choice.reason == "swap"
     game.apply(choice.move.move, player=0, lexicon=enable)
