@@ -72,12 +72,12 @@ EASY: Final = Level("easy", pool=20, floor=0.4)
 NORMAL: Final = Level("normal", pool=5, floor=0.75)
 GREEDY: Final = Level("greedy", pool=1, floor=1.0)
 HARD: Final = Level("hard", pool=1, floor=1.0, leave=True)
-LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, NORMAL, HARD, GREEDY)}
+#: The levels a member may choose. Greedy is not one: it is the bench's reference.
+LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, NORMAL, HARD)}
 
 
 def get_level(name: str | Level) -> Level:
-    """A level by name (``easy``, ``normal``, ``hard``, or ``greedy``, the highest score
-    alone); a Level passes through."""
+    """A level by name (``easy``, ``normal``, ``hard``); a Level passes through."""
     if isinstance(name, Level):
         return name
     try:

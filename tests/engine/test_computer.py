@@ -88,7 +88,7 @@ def test_greedy_plays_the_highest_scoring_move(enable, ruleset) -> None:
         )
         assert best is not None
         choice = choose_move(
-            seat_position(game), lexicon=enable, level="greedy", rng=random.Random(seed)
+            seat_position(game), lexicon=enable, level=GREEDY, rng=random.Random(seed)
         )
         if best.score >= SWAP_BELOW:
             assert choice.reason == "play"
@@ -131,7 +131,9 @@ def test_the_same_position_and_seed_give_the_same_move(enable) -> None:
 def test_levels_by_name() -> None:
     assert get_level("normal") is NORMAL
     assert get_level(HARD) is HARD
-    assert get_level("greedy") is GREEDY
+    assert get_level(GREEDY) is GREEDY
+    with pytest.raises(ValueError, match="easy, normal or hard"):
+        get_level("greedy")  # the bench's reference, not a level to choose
     assert HARD.leave
     assert not GREEDY.leave
     with pytest.raises(ValueError, match="easy, normal or hard"):
