@@ -172,6 +172,13 @@ def report(results: Sequence[LevelResult], *, games: int, seed: int, command: st
                 "(outspell) to 1.4 s (word-duel) on one core here)."
             ),
             "",
+            (
+                "The issue's size is `.venv/bin/python bench/bots.py --games 1000` (about 50 "
+                "minutes on one core at this run's pace). Rated a game a period as the club "
+                "rates, a rating's deviation settles near 117 whatever N is, so the win-rate and "
+                "spread intervals are the sharper measures."
+            ),
+            "",
             table(
                 [
                     "ruleset",
