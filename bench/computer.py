@@ -202,6 +202,22 @@ def section(table_: dict[str, float], times: dict[str, list[float]], count: int)
     )
 
 
+def ladder_part() -> str:
+    """The section's "### The ladder" part, as ``bench/bots.py`` last wrote it (kept)."""
+    from bench.bots import SUBSECTION
+    from bench.report import REPORT
+
+    lines = REPORT.read_text().splitlines(keepends=True) if REPORT.exists() else []
+    start = next((i for i, line in enumerate(lines) if line.strip() == SUBSECTION), None)
+    if start is None:
+        return ""
+    stop = next(
+        (i for i in range(start + 1, len(lines)) if lines[i].startswith(("## ", "### "))),
+        len(lines),
+    )
+    return "\n" + "".join(lines[start:stop]).rstrip("\n") + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=300, help="an even sample of this many")
@@ -217,7 +233,7 @@ def main() -> None:
     text = section(table_, times, len(positions))
     print(text)
     if not args.no_write:
-        write_section(SECTION, text)
+        write_section(SECTION, text + ladder_part())
 
 
 if __name__ == "__main__":

@@ -6,12 +6,16 @@ view shows (the server builds the position from that view alone), so the opponen
 and the bag's contents cannot reach it. The tiles it has not seen (the full set less the
 board and its rack) are the one thing it works out, as a player at the table can.
 
-The levels are Outspell's: Easy picks among a wide group of good plays, Normal among a
-smaller, stronger group, Hard the highest-scoring. A vocabulary (Word Skill's cap on word
-difficulty, ``lexicon.difficulty``) narrows the words it may play, never the words the
-board accepts. Whatever the level, it goes out when the bag is empty and a play uses its
-last tiles, swaps when its best play is poor and the bag allows it, and passes when that
-ends the game with a win it is sure of, or when it has nothing else.
+Easy picks among a wide group of good plays, Normal among a smaller, stronger group, Greedy
+(the bench's reference) the highest-scoring, and Hard by score plus rack leave
+(:mod:`matches.engine.leave`), the way Quackle and Macondo choose: it weighs each play and
+each swap by its points and what the tiles it keeps are worth to its next turn, and once
+the bag is empty (the unseen tiles then being the opponent's rack, as anyone at the table
+can count) by going out and the tiles it would be left holding. A vocabulary (Word Skill's
+cap on word difficulty, ``lexicon.difficulty``) narrows the words it may play, never the
+words the board accepts. The other levels go out when the bag is empty and a play uses
+their last tiles, and swap when their best play is poor and the bag allows it; every level
+passes when that ends the game with a win it is sure of, or when it has nothing else.
 
 The choice is a pure function of the position and the random source it is given: the same
 position and the same seed give the same move.
@@ -22,17 +26,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Collection, Container, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Final, Literal
 
 from .board import Board
+from .leave import LeaveTable, leave_table
 from .movegen import LegalMove, legal_plays, ranked
 from .moves import BLANK, Pass, Swap
 from .rulesets import Ruleset, get_ruleset
 from .tiles import remove_tiles, sort_rack
 
 #: Why the computer chose its move (for logs and tests).
-Reason = Literal["play", "go_out", "swap", "pass_wins", "pass_nothing_else"]
+Reason = Literal["play", "go_out", "swap", "pass_wins", "pass_nothing_else", "endgame"]
 
 #: A best play worth less than this (with a swap allowed) means the rack is the problem.
 SWAP_BELOW: Final = 8
@@ -41,16 +47,21 @@ KEEPERS: Final = "SERATIN"
 #: At most this many vowels are kept back from a swap.
 MAX_KEPT_VOWELS: Final = 2
 VOWELS: Final = frozenset("AEIOU")
+#: Endgame: a tile kept that no play on this board can use costs this many times its value
+#: more (it will likely be counted against its holder, and handed to the opponent).
+STUCK_FACTOR: Final = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
     """How the computer picks among its plays: uniformly among the ``pool`` best, keeping only
-    those worth at least ``floor`` times the best play's score."""
+    those worth at least ``floor`` times the best play's score; with ``leave``, by score plus
+    rack leave instead (and endgame care once the bag is empty)."""
 
     name: str
     pool: int
     floor: float
+    leave: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.pool < 1 or not 0.0 <= self.floor <= 1.0:
@@ -59,7 +70,9 @@ class Level:
 
 EASY: Final = Level("easy", pool=20, floor=0.4)
 NORMAL: Final = Level("normal", pool=5, floor=0.75)
-HARD: Final = Level("hard", pool=1, floor=1.0)
+GREEDY: Final = Level("greedy", pool=1, floor=1.0)
+HARD: Final = Level("hard", pool=1, floor=1.0, leave=True)
+#: The levels a member may choose. Greedy is not one: it is the bench's reference.
 LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, NORMAL, HARD)}
 
 
@@ -183,11 +196,13 @@ def choose_move(
     level: Level | str,
     rng: random.Random,
     vocabulary: Container[str] | None = None,
+    leaves: LeaveTable | None = None,
 ) -> Choice:
     """The computer's move in ``position``: always legal there under ``lexicon``.
 
     ``vocabulary`` holds the words it may play (every word a play forms must be in it);
-    None allows every word of ``lexicon``. ``rng`` is its only source of chance.
+    None allows every word of ``lexicon``. ``rng`` is its only source of chance. ``leaves``
+    is the leave table a leave level weighs by; None takes the ruleset's shipped one.
     """
     chosen_level = get_level(level)
     plays = legal_plays(position.board, position.rack, ruleset=position.ruleset, lexicon=lexicon)
@@ -198,6 +213,11 @@ def choose_move(
 
     if ends and position.wins_if_game_ends_now():
         return Choice(LegalMove(Pass()), "pass_wins")
+    if chosen_level.leave and best_first:
+        if position.bag_count == 0:
+            return _endgame_choice(position, best_first)
+        table = leaves if leaves is not None else leave_table(position.ruleset.name)
+        return _leave_choice(position, best_first, table)
     if position.bag_count == 0:
         going_out = tuple(play for play in best_first if len(play.tiles) == len(position.rack))
         if going_out:
@@ -212,6 +232,71 @@ def choose_move(
     if best_first:
         return _pick(best_first, chosen_level, rng, "play")
     return Choice(LegalMove(Pass()), "pass_nothing_else")
+
+
+def kept_tiles(rack: Sequence[str], move: LegalMove) -> tuple[str, ...]:
+    """What ``rack`` holds after ``move``'s tiles leave it (a blank played leaves a ``?``)."""
+    if isinstance(move.move, Swap):
+        gone: Iterable[str] = move.move.tiles
+    else:
+        gone = (BLANK if tile.blank else tile.letter for tile in move.tiles)
+    kept = remove_tiles(tuple(rack), gone)
+    if kept is None:
+        raise ValueError("the move uses tiles the rack does not hold")
+    return sort_rack(kept)
+
+
+def _leave_choice(
+    position: SeatPosition, best_first: Sequence[LegalMove], leaves: LeaveTable
+) -> Choice:
+    """The play or swap with the most points plus leave value (ties: the ranked order)."""
+    rack = position.rack
+    best: tuple[float, LegalMove, Reason] | None = None
+    for play in best_first:
+        equity = play.score + leaves.value(kept_tiles(rack, play))
+        if best is None or equity > best[0]:
+            best = (equity, play, "play")
+    if position.can_swap and not position.scoreless_move_ends_game:
+        for swap in _swaps(position):
+            equity = leaves.value(kept_tiles(rack, swap))
+            if best is None or equity > best[0]:
+                best = (equity, swap, "swap")
+    assert best is not None
+    return Choice(best[1], best[2])
+
+
+def _swaps(position: SeatPosition) -> tuple[LegalMove, ...]:
+    """Every distinct swap the ruleset allows for this rack (the whole rack, or any part)."""
+    rack = position.rack
+    if position.ruleset.swap_whole_rack:
+        return (LegalMove(Swap(rack)),)
+    subsets = {combo for size in range(1, len(rack) + 1) for combo in combinations(rack, size)}
+    return tuple(LegalMove(Swap(combo)) for combo in sorted(subsets, key=lambda c: (len(c), c)))
+
+
+def _endgame_choice(position: SeatPosition, best_first: Sequence[LegalMove]) -> Choice:
+    """With the bag empty the unseen tiles are the opponent's rack: a play that goes out
+    earns that rack's value (twice, where the ruleset gives it to whoever goes out); one that
+    does not is charged twice the tiles it keeps (the opponent may go out next), and again
+    for a kept tile no play on this board can use."""
+    rules = position.ruleset
+    rack = position.rack
+    theirs = rules.rack_value(position.unseen)
+    out_bonus = theirs * (2 if rules.out_gains_opponent_rack else 1)
+    usable = {BLANK if tile.blank else tile.letter for play in best_first for tile in play.tiles}
+    best: tuple[float, LegalMove] | None = None
+    for play in best_first:
+        kept = kept_tiles(rack, play)
+        if not kept:
+            equity = float(play.score + out_bonus)
+        else:
+            stuck = sum(rules.tile_value(tile) for tile in kept if tile not in usable)
+            equity = play.score - 2.0 * rules.rack_value(kept) - STUCK_FACTOR * stuck
+        if best is None or equity > best[0]:
+            best = (equity, play)
+    assert best is not None
+    move = best[1]
+    return Choice(move, "go_out" if len(move.tiles) == len(rack) else "endgame")
 
 
 def _pick(

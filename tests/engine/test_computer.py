@@ -15,6 +15,7 @@ from lexicon.lexicon import Lexicon
 from matches.engine import Game, Pass, Play, Swap, best_play, legal_plays, ranked
 from matches.engine.computer import (
     EASY,
+    GREEDY,
     HARD,
     NORMAL,
     SWAP_BELOW,
@@ -52,22 +53,22 @@ def conserved(game: Game) -> Game:
 
 
 def midgame(seed: int, *, ruleset: str, enable: Lexicon, turns: int = 6) -> Game:
-    """A game after ``turns`` Hard moves from a seeded deal."""
+    """A game after ``turns`` Greedy moves from a seeded deal."""
     game = Game.new(ruleset=ruleset, seed=bytes([seed]) * 32)
     rng = random.Random(seed)
     for _ in range(turns):
-        choice = choose_move(seat_position(game), lexicon=enable, level=HARD, rng=rng)
+        choice = choose_move(seat_position(game), lexicon=enable, level=GREEDY, rng=rng)
         game = game.apply(choice.move.move, player=game.to_move, lexicon=enable)
     return game
 
 
 def late_game(seed: int, *, enable: Lexicon, bag_at_most: int) -> Game:
-    """A word-duel game played by Hard from a seeded deal until the bag holds at most
+    """A word-duel game played by Greedy from a seeded deal until the bag holds at most
     ``bag_at_most`` tiles (the game still running)."""
     game = Game.new(seed=bytes([seed + 100]) * 32)
     rng = random.Random(seed)
     while game.bag_count > bag_at_most:
-        choice = choose_move(seat_position(game), lexicon=enable, level=HARD, rng=rng)
+        choice = choose_move(seat_position(game), lexicon=enable, level=GREEDY, rng=rng)
         game = game.apply(choice.move.move, player=game.to_move, lexicon=enable)
         assert not game.is_over
     return game
@@ -77,7 +78,7 @@ def late_game(seed: int, *, enable: Lexicon, bag_at_most: int) -> Game:
 
 
 @pytest.mark.parametrize("ruleset", ["word-duel", "classic", "outspell"])
-def test_hard_plays_the_highest_scoring_move(enable, ruleset) -> None:
+def test_greedy_plays_the_highest_scoring_move(enable, ruleset) -> None:
     for seed in range(repetitions(full=6, quick=2)):
         game = midgame(seed, ruleset=ruleset, enable=enable)
         if game.is_over:
@@ -87,7 +88,7 @@ def test_hard_plays_the_highest_scoring_move(enable, ruleset) -> None:
         )
         assert best is not None
         choice = choose_move(
-            seat_position(game), lexicon=enable, level="hard", rng=random.Random(seed)
+            seat_position(game), lexicon=enable, level=GREEDY, rng=random.Random(seed)
         )
         if best.score >= SWAP_BELOW:
             assert choice.reason == "play"
@@ -102,7 +103,7 @@ def test_each_level_picks_within_its_group_and_easy_ranges_widest(enable) -> Non
     best = plays[0].score
     assert best >= SWAP_BELOW
     picked: dict[str, set[object]] = {}
-    for level in (EASY, NORMAL, HARD):
+    for level in (EASY, NORMAL, GREEDY):
         group = [p for p in plays[: level.pool] if p.score >= best * level.floor]
         picked[level.name] = set()
         for seed in range(repetitions(full=30, quick=12)):
@@ -110,7 +111,7 @@ def test_each_level_picks_within_its_group_and_easy_ranges_widest(enable) -> Non
             assert choice.move in group
             assert choice.pool == len(group)
             picked[level.name].add(choice.move)
-    assert len(picked["hard"]) == 1
+    assert len(picked["greedy"]) == 1
     assert len(picked["easy"]) > len(picked["normal"]) > 1
 
 
@@ -130,6 +131,11 @@ def test_the_same_position_and_seed_give_the_same_move(enable) -> None:
 def test_levels_by_name() -> None:
     assert get_level("normal") is NORMAL
     assert get_level(HARD) is HARD
+    assert get_level(GREEDY) is GREEDY
+    with pytest.raises(ValueError, match="easy, normal or hard"):
+        get_level("greedy")  # the bench's reference, not a level to choose
+    assert HARD.leave
+    assert not GREEDY.leave
     with pytest.raises(ValueError, match="easy, normal or hard"):
         get_level("expert")
     with pytest.raises(ValueError, match="pool"):
@@ -223,7 +229,11 @@ def test_a_vocabulary_of_a_few_words_is_all_it_plays(enable) -> None:
     game = conserved(game_with(racks=("CATSXYZ", "EEEEEEE"), bag=""))
     vocabulary = {"CAT", "AT"}
     choice = choose_move(
-        seat_position(game), lexicon=enable, level=HARD, rng=random.Random(0), vocabulary=vocabulary
+        seat_position(game),
+        lexicon=enable,
+        level=GREEDY,
+        rng=random.Random(0),
+        vocabulary=vocabulary,
     )
     assert choice.reason == "play"
     assert {word.word for word in choice.move.words} <= vocabulary
@@ -235,7 +245,7 @@ def test_a_vocabulary_of_a_few_words_is_all_it_plays(enable) -> None:
 
 def test_it_swaps_a_rack_that_makes_no_word(enable) -> None:
     game = conserved(game_with(racks=("QVVWWXZ", "AEINRST"), bag=""))
-    choice = choose_move(seat_position(game), lexicon=enable, level=HARD, rng=random.Random(0))
+    choice = choose_move(seat_position(game), lexicon=enable, level=GREEDY, rng=random.Random(0))
     assert choice.reason == "swap"
     assert isinstance(choice.move.move, Swap)
     assert sorted(choice.move.move.tiles) == sorted("QVVWWXZ")
@@ -248,7 +258,7 @@ def test_it_swaps_when_its_best_play_is_poor_and_keeps_its_best_tiles(enable) ->
     best = best_play(legal_plays(game.board, position.rack, ruleset="word-duel", lexicon=enable))
     assert best is not None
     assert best.score < SWAP_BELOW
-    choice = choose_move(position, lexicon=enable, level=HARD, rng=random.Random(0))
+    choice = choose_move(position, lexicon=enable, level=GREEDY, rng=random.Random(0))
     assert choice.reason == "swap"
     assert choice.move.move == Swap(("I", "U", "U", "V", "V"))
     # Kept: the blank, one S, and two vowels (E and A, before I in KEEPERS).
@@ -306,7 +316,7 @@ def test_with_the_bag_empty_it_goes_out_when_it_can(enable) -> None:
         if not any(len(play.tiles) == len(position.rack) for play in plays):
             continue
         outs += 1
-        for level in (EASY, NORMAL, HARD):
+        for level in (EASY, NORMAL, GREEDY):
             choice = choose_move(position, lexicon=enable, level=level, rng=random.Random(1))
             assert choice.reason == "go_out"
             assert len(choice.move.tiles) == len(position.rack)
