@@ -20,8 +20,8 @@ from matches.engine import get_ruleset
 from matches.models import Match, Turn
 from tests.e2e.browser import expect
 from tests.e2e.conftest import PHONE
-from tests.e2e.test_board import cell, commit, legal_play, match_url, square, trade_in
-from tests.matches.helpers import rack_of
+from tests.e2e.test_board import cell, legal_play, match_url, square, trade_in
+from tests.matches.helpers import commit_now, rack_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,7 +66,7 @@ WATCH_SQUARES = """
 def open_with_a_blank(match: Match, first: Any) -> None:
     """First opens with AT, the A a blank (the rack given a blank and a T first)."""
     trade_in(match, 0, "?T")
-    commit(match, first, BLANK_OPENING)
+    commit_now(match, first, BLANK_OPENING, assert_accepted=True)
 
 
 def a_longer_play(match: Match) -> dict[str, Any]:
@@ -135,7 +135,7 @@ def test_the_opponents_last_play_is_shown_again_tile_by_tile_from_the_keyboard(
     match = live_match
     open_with_a_blank(match, alice)
     play = a_longer_play(match)
-    commit(match, bob, play)
+    commit_now(match, bob, play, assert_accepted=True)
     squares = [
         square(t["row"], t["col"])
         for t in sorted(play["tiles"], key=lambda t: (t["row"], t["col"]))
@@ -185,7 +185,7 @@ def test_under_reduced_motion_the_tiles_appear_without_animation(
     match = live_match
     open_with_a_blank(match, alice)
     play = a_longer_play(match)
-    commit(match, bob, play)
+    commit_now(match, bob, play, assert_accepted=True)
     squares = [
         square(t["row"], t["col"])
         for t in sorted(play["tiles"], key=lambda t: (t["row"], t["col"]))
@@ -212,7 +212,7 @@ def test_news_during_the_showing_brings_the_live_board_back(
     bob_page.get_by_role("button", name=re.compile(r"Show again: alice's AT")).click()
     expect(cell(bob_page, "H8")).not_to_have_class(TILE)
     play = a_longer_play(match)
-    commit(match, bob, play)
+    commit_now(match, bob, play, assert_accepted=True)
     expect(bob_page.locator("#match")).not_to_have_class(re.compile(r"showing-last"))
     expect(cell(bob_page, "H8")).to_have_class(TILE)
     for tile in play["tiles"]:
@@ -236,7 +236,7 @@ def test_each_viewer_sees_the_tiles_they_have_not_seen_and_no_more(
     # Moves arrive as news: each tracker follows without a reload. The blank on the board
     # counts as a blank, not as the A it stands for.
     open_with_a_blank(match, alice)
-    commit(match, bob, a_longer_play(match))
+    commit_now(match, bob, a_longer_play(match), assert_accepted=True)
     match.refresh_from_db()
     for page, position in ((first, 0), (second, 1), (spectator, None)):
         expected = expected_unseen(match, position)
@@ -275,7 +275,7 @@ def test_each_viewer_sees_the_tiles_they_have_not_seen_and_no_more(
 def test_the_tracker_and_the_last_move_fit_a_phone(open_page, live_match, alice, bob) -> None:
     match = live_match
     open_with_a_blank(match, alice)
-    commit(match, bob, a_longer_play(match))
+    commit_now(match, bob, a_longer_play(match), assert_accepted=True)
     page = open_page(match_url(match), alice, viewport=PHONE)
     expect(page.locator("#unseen-tiles li").first).to_be_visible()
     expect(page.locator("#show-last-play")).to_be_visible()

@@ -27,7 +27,6 @@ from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.test_board import (
     STAGED,
     cell,
-    commit,
     legal_play,
     match_url,
     not_a_word_below,
@@ -36,7 +35,7 @@ from tests.e2e.test_board import (
     sign_in,
     stage_by_clicks,
 )
-from tests.matches.helpers import assert_tiles_conserved, game_of, rack_of, title_of
+from tests.matches.helpers import assert_tiles_conserved, commit_now, game_of, rack_of, title_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +57,7 @@ def play_greedily_until(
         rack = game.racks[game.to_move]
         best = best_play(legal_plays(game.board, rack, ruleset=game.ruleset, lexicon=lexicon))
         move = best.move if best is not None else Pass()
-        commit(match, players[game.to_move], move.to_dict())
+        commit_now(match, players[game.to_move], move.to_dict(), assert_accepted=True)
     raise AssertionError("no such position in 200 moves")
 
 
@@ -88,9 +87,9 @@ def test_1_the_end_shows_each_racks_deduction_on_the_page_and_in_the_replay(
 ) -> None:
     match = live_match
     watcher = open_page(match_url(match))
-    commit(match, alice, opening(match))
+    commit_now(match, alice, opening(match), assert_accepted=True)
     for turn in range(6):  # six scoreless turns in a row end the game
-        commit(match, bob if turn % 2 == 0 else alice, {"kind": "pass"})
+        commit_now(match, bob if turn % 2 == 0 else alice, {"kind": "pass"}, assert_accepted=True)
     match.refresh_from_db()
     assert match.end_reason == Match.EndReason.SIX_SCORELESS
     last = match.turns.order_by("number").last()
@@ -141,8 +140,8 @@ def test_2_a_move_made_in_another_tab_is_reported_and_the_staged_tiles_come_back
     open_page, live_match, alice, bob
 ) -> None:
     match = live_match
-    commit(match, alice, opening(match))
-    commit(match, bob, {"kind": "pass"})
+    commit_now(match, alice, opening(match), assert_accepted=True)
+    commit_now(match, bob, {"kind": "pass"}, assert_accepted=True)
     tab_a = open_page(match_url(match), alice)
     expect(tab_a.locator("#status")).to_have_text("")
     tab_b = tab_a.context.new_page()
@@ -250,12 +249,12 @@ def test_6_the_hint_no_longer_describes_tiles_that_went_back(
     expect(page.locator("#hint")).to_have_text("Your tiles are back on the rack.")
 
     # Tiles the opponent's move sends back: the hint says so as well.
-    commit(match, alice, opening(match))
+    commit_now(match, alice, opening(match), assert_accepted=True)
     expect(page.locator("#turn-line")).to_contain_text("bob (Second) to move")
     tile = next(t for t in rack_of(match, 0) if t != "?")
     stage_by_clicks(page, [{"row": 0, "col": 0, "letter": tile, "blank": False}])
     expect(page.locator("#hint")).to_have_text(f"{tile} on A1.")
-    commit(match, bob, legal_play(match, seed=1))
+    commit_now(match, bob, legal_play(match, seed=1), assert_accepted=True)
     expect(page.locator("#status")).to_have_text("Your opponent moved. Board updated.")
     expect(page.locator("td.staged")).to_have_count(0)
     expect(page.locator("#hint")).to_have_text("Your tiles are back on the rack.")

@@ -14,8 +14,8 @@ import pytest
 
 from matches.models import Match
 from tests.e2e.browser import expect
-from tests.e2e.test_board import commit, match_url
-from tests.matches.helpers import title_of
+from tests.e2e.test_board import match_url
+from tests.matches.helpers import commit_now, title_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -74,7 +74,7 @@ def test_the_title_says_your_move_when_the_opponent_commits(open_page, live_matc
     second.get_by_role("button", name="Yes, pass").click()
     expect(first).to_have_title(YOUR_MOVE)
     expect(second).not_to_have_title(YOUR_MOVE)
-    commit(match, alice, {"kind": "pass"})
+    commit_now(match, alice, {"kind": "pass"}, assert_accepted=True)
     expect(second).to_have_title(YOUR_MOVE)
     assert len(second.evaluate("window.__notifications")) == 1
 
@@ -93,7 +93,7 @@ def test_next_match_where_its_my_move_goes_to_the_board_waiting(
     expect(button).to_be_hidden()  # nothing else waits for her
 
     # Bob moves on the other board: within a minute her button offers it.
-    commit(theirs, bob, {"kind": "pass"})
+    commit_now(theirs, bob, {"kind": "pass"}, assert_accepted=True)
     page.clock.fast_forward("01:01")
     expect(button).to_be_visible()
     expect(button).to_have_text("Next match where it's my move (1)")
