@@ -16,13 +16,14 @@ from matches.chain import record_hash
 from matches.engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 from matches.events import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat, Turn
-from matches.position import game_of, store_position
+from matches.position import SEAT_FIELDS, changed_seats, game_of
 from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused
 from matches.services.lifecycle import apply_deadlines, finish_match
-from matches.services.receipts import keep_receipt, replayed_answer
+from matches.services.receipts import keep_receipt, receipt_row, replayed_answer
+from matches.services.rows_at_once import RowsAtOnce
 from matches.signals import turn_recorded
 from notifications import notices
 
@@ -135,19 +136,24 @@ def match_commit(
                 )
         else:
             assert seat is not None
+            rows = RowsAtOnce()  # the move's rows, written together below
             turn, recorded = _record_turn(
-                match, seats, game, client_id=client_id, now=now, last_hash=last_hash
+                match, seats, game, rows=rows, client_id=client_id, now=now, last_hash=last_hash
             )
             events += recorded
             answer = visibility.commit_accepted(match, seat, turn)
-            keep_receipt(
-                match=match,
-                member=member,
-                kind=CommitReceipt.Kind.MOVE,
-                client_id=client_id,
-                accepted=True,
-                response=answer.model_dump(mode="json"),
+            rows.insert(
+                receipt_row(
+                    match=match,
+                    member=member,
+                    kind=CommitReceipt.Kind.MOVE,
+                    client_id=client_id,
+                    accepted=True,
+                    response=answer.model_dump(mode="json"),
+                )
             )
+            rows.write()
+            turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)  # (written)
         publish_on_commit(events)
     if refusal is not None:
         raise refusal
@@ -177,14 +183,18 @@ def _record_turn(
     seats: list[Seat],
     game: Game,
     *,
+    rows: RowsAtOnce,
     client_id: str,
     now: datetime,
     last_hash: str | None,
 ) -> tuple[Turn, list[Event]]:
     """Write the turn just applied to ``game``, move the clock on, and say what happened.
-    ``last_hash`` is the record hash of the turn before it (None before the first)."""
+    ``last_hash`` is the record hash of the turn before it (None before the first). The
+    rows of a move that does not end the match are left in ``rows`` for the caller to write
+    with its receipt; a move that ends it writes them before the match is finished."""
     record = game.turns[-1]
-    store_position(match, seats, game)
+    for changed in changed_seats(match, seats, game):
+        rows.update(changed, SEAT_FIELDS)
     move = record.move.to_dict()
     swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
     turn = Turn(
@@ -208,18 +218,19 @@ def _record_turn(
     # Chained to the turn before (the bag's commitment for turn 1) before it is published.
     previous = last_hash or match.bag_commitment
     turn.record_hash = record_hash(turn, previous)
-    turn.save(force_insert=True)
+    rows.insert(turn)
     events: list[Event] = []
     if game.is_over:
+        rows.write()  # (the last move's rows, before the match is finished)
         result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
         ended = finish_match(match, seats, result=result, reason=game.end_reason or "", now=now)
     else:
         ended = []
         match.turn_started_at = now
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
-        match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
-        notices.your_move(match, seats)  # recorded here, sent after commit
-    turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)
+        rows.update(match, MOVE_FIELDS)  # not the ~30 columns a move leaves alone
+        for notice in notices.your_move_rows(match, seats):  # sent after commit
+            rows.insert(notice, ignore_conflicts=True)
     # The news is built after the clock moved on: it names the deadline of the turn now to
     # play. It reads the seats locked above, with their members: no query of its own.
     mover = seats[record.player]
