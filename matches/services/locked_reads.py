@@ -3,55 +3,19 @@
 Through the ORM each read is a queryset Django compiles again on every move (a move's
 largest cost after its writes). Here each is one fixed statement sent through the public
 cursor API (so psycopg prepares it on the server once it repeats), its rows made model
-instances by ``Model.from_db``, as the ORM makes them. The columns come from the models'
-``_meta``. SQLite has no ``FOR UPDATE`` (it locks the whole database for a write): there
-the same statements are sent without it.
+instances as the ORM makes them (:mod:`wordduel.model_rows`). SQLite has no ``FOR UPDATE``
+(it locks the whole database for a write): there the same statements are sent without it.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Model
 
 from matches.models import CommitReceipt, Match, Seat, Turn
-
-
-def _columns(model: type[Model], alias: str) -> str:
-    quote = connection.ops.quote_name
-    return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
-
-
-@cache
-def _converters(model: type[Model]) -> list[list[tuple[Any, Any]]]:
-    """Each column's converters, as the ORM applies them to a value read (the backend's,
-    then the field's: a JSON column's text decoded, SQLite's dates parsed)."""
-    found = []
-    for field in model._meta.concrete_fields:
-        column = field.get_col(model._meta.db_table)
-        found.append(
-            [
-                (convert, column)
-                for convert in connection.ops.get_db_converters(column)
-                + column.get_db_converters(connection)
-            ]
-        )
-    return found
-
-
-def _instance(model: type[Model], values: tuple[Any, ...] | list[Any]) -> Any:
-    """A model instance of a row's values, as the ORM makes it (``Model.from_db``)."""
-    names = [field.attname for field in model._meta.concrete_fields]
-    converted = []
-    for read, converters in zip(values, _converters(model), strict=True):
-        value = read
-        for convert, column in converters:
-            value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, names, converted)
+from wordduel.model_rows import instance_of, select_list, width
 
 
 def _for_update(of: str) -> str:
@@ -61,7 +25,7 @@ def _for_update(of: str) -> str:
 @cache
 def _match_sql(for_update: str) -> str:
     table = connection.ops.quote_name(Match._meta.db_table)
-    return f"SELECT {_columns(Match, 'm')} FROM {table} m WHERE m.id = %s{for_update}"  # noqa: S608
+    return f"SELECT {select_list(Match, 'm')} FROM {table} m WHERE m.id = %s{for_update}"  # noqa: S608
 
 
 def locked_match_row(match_id: int) -> Match | None:
@@ -69,7 +33,7 @@ def locked_match_row(match_id: int) -> Match | None:
     with connection.cursor() as cursor:
         cursor.execute(_match_sql(_for_update("m")), [match_id])
         row = cursor.fetchone()
-    return None if row is None else _instance(Match, row)
+    return None if row is None else instance_of(Match, row)
 
 
 @cache
@@ -78,7 +42,7 @@ def _seats_sql(for_update: str) -> str:
     member = get_user_model()
     seat, receipt, turn = (quote(model._meta.db_table) for model in (Seat, CommitReceipt, Turn))
     return (
-        f"SELECT {_columns(Seat, 's')}, {_columns(member, 'u')},"  # noqa: S608
+        f"SELECT {select_list(Seat, 's')}, {select_list(member, 'u')},"  # noqa: S608
         f" (SELECT r.id FROM {receipt} r WHERE r.match_id = %s AND r.member_id = %s"
         "  AND r.client_id = %s ORDER BY r.id LIMIT 1),"
         f" (SELECT t.record_hash FROM {turn} t WHERE t.match_id = %s AND t.number = %s)"
@@ -100,13 +64,13 @@ def locked_seats_for_a_move(
             [match_id, member_id, client_id, match_id, last_turn, match_id],
         )
         rows = cursor.fetchall()
-    width = len(Seat._meta.concrete_fields)
+    seat_width = width(Seat)
     member_model = get_user_model()
     seats: list[Seat] = []
     for row in rows:
-        seat = _instance(Seat, row[:width])
-        member_values = row[width:-2]
-        seat.member = None if seat.member_id is None else _instance(member_model, member_values)
+        seat = instance_of(Seat, row[:seat_width])
+        member_values = row[seat_width:-2]
+        seat.member = None if seat.member_id is None else instance_of(member_model, member_values)
         seats.append(seat)
     receipt_pk, last_hash = (rows[0][-2], rows[0][-1]) if rows else (None, None)
     return seats, receipt_pk, last_hash
