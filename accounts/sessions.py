@@ -12,6 +12,7 @@ elsewhere, deleting, an organiser's removal), Django's password change and reset
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -25,37 +26,45 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
-from django.db.models import Subquery
+from django.db import connection
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from matches.events import publish_sign_out_on_commit
+from wordduel.model_rows import instance_of, select_list
 
 #: The backends whose ``get_user`` depends on the member's row alone, so that Django's answer
 #: for an unchanged session row and member row is the answer it gave before.
 ROW_ONLY_BACKENDS = frozenset({"django.contrib.auth.backends.ModelBackend"})
-#: What the member's row is read with: the encoded data of the session, if it is still live.
-_LIVE_DATA = "live_session_data"
 
 
-def _member_and_session(*, member_id: int, session_key: str) -> Any | None:
-    """The member's row, with the encoded data of the session if it is still live: one
-    statement (Django's ORM; psycopg prepares it on the server once it repeats)."""
+@cache
+def _member_and_session_sql() -> str:
+    quote = connection.ops.quote_name
+    member = get_user_model()
+    members, sessions = quote(member._meta.db_table), quote(Session._meta.db_table)
     return (
-        get_user_model()
-        ._default_manager.filter(pk=member_id)
-        .annotate(
-            **{
-                _LIVE_DATA: Subquery(
-                    Session.objects.filter(
-                        session_key=session_key, expire_date__gt=timezone.now()
-                    ).values("session_data")[:1]
-                )
-            }
-        )
-        .first()
+        f"SELECT {select_list(member, 'u')}, (SELECT s.session_data FROM {sessions} s"  # noqa: S608
+        "  WHERE s.session_key = %s AND s.expire_date > %s)"
+        f" FROM {members} u WHERE u.id = %s"
     )
+
+
+def _member_and_session(*, member_id: int, session_key: str) -> tuple[Any, str | None] | None:
+    """The member's row, and the encoded data of the session if it is still live: one fixed
+    statement through the public cursor API (no queryset compiled for each frame; psycopg
+    prepares it on the server once it repeats). None if there is no such member."""
+    expires = Session._meta.get_field("expire_date")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _member_and_session_sql(),
+            [session_key, expires.get_db_prep_save(timezone.now(), connection), member_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return instance_of(get_user_model(), row[:-1]), row[-1]
 
 
 def user_of_session(session_key: str | None) -> Any:
@@ -120,9 +129,9 @@ class SignedInCheck:
         if not self.session_key:
             return None
         if self._confirmed is not None:
-            member = _member_and_session(member_id=self.member_id, session_key=self.session_key)
-            if member is not None:
-                data = member.__dict__.pop(_LIVE_DATA)
+            read = _member_and_session(member_id=self.member_id, session_key=self.session_key)
+            if read is not None:
+                member, data = read
                 if (data, _row_of(member)) == self._confirmed:
                     return member
         return self._ask_django()

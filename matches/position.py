@@ -79,18 +79,31 @@ def adjustments_of(match: Match) -> list[EndAdjustment]:
     return [EndAdjustment.from_json(item) for item in state.get("adjustments", [])]
 
 
+#: What a move changes on a seat's row.
+SEAT_FIELDS: Final = ["rack", "score"]
+
+
+def changed_seats(match: Match, seats: list[Seat], game: Game) -> list[Seat]:
+    """Put ``game``'s position on ``match`` and ``seats`` (not saved); the seats whose rack
+    or score changed (most moves leave one seat as it was), for the caller to write."""
+    match.game_state = position_state(game)
+    match.turn_number = game.turn_number
+    match.bag_count = game.bag_count
+    match.to_move = None if game.is_over else game.to_move
+    changed = []
+    for seat in seats:
+        rack, score = "".join(game.racks[seat.position]), game.scores[seat.position]
+        if (seat.rack, seat.score) != (rack, score):
+            seat.rack, seat.score = rack, score
+            changed.append(seat)
+    return changed
+
+
 def store_position(match: Match, seats: list[Seat], game: Game) -> None:
     """Write ``game``'s position: the match's state and counters, and each changed seat.
 
     The match row itself is saved by the caller (with whatever else it changes); a seat
     whose rack and score are unchanged is not written.
     """
-    match.game_state = position_state(game)
-    match.turn_number = game.turn_number
-    match.bag_count = game.bag_count
-    match.to_move = None if game.is_over else game.to_move
-    for seat in seats:
-        rack, score = "".join(game.racks[seat.position]), game.scores[seat.position]
-        if (seat.rack, seat.score) != (rack, score):  # most moves leave one seat as it was
-            seat.rack, seat.score = rack, score
-            seat.save(update_fields=["rack", "score"])
+    for seat in changed_seats(match, seats, game):
+        seat.save(update_fields=SEAT_FIELDS)

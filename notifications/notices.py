@@ -43,6 +43,18 @@ def your_move_key(match_id: int, turn_number: int, member_id: int) -> str:
 
 def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
     """Write the notices (those not written before) and queue their delivery after commit."""
+    rows = unwritten(specs, now=now)
+    if not rows:
+        return []
+    # One statement for them all; a key written before is left as it is, so a replay or a
+    # rerun adds nothing.
+    Notice.objects.bulk_create(rows, ignore_conflicts=True)
+    return [row.key for row in rows]
+
+
+def unwritten(specs: Iterable[Spec], *, now: datetime | None = None) -> list[Notice]:
+    """The notices' rows, for the caller to write (a key written before left as it is:
+    ``ignore_conflicts``) in this transaction; their delivery is queued after its commit."""
     specs = list(specs)
     if not specs:
         return []
@@ -61,12 +73,9 @@ def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
         )
         for spec in specs
     ]
-    # One statement for them all; a key written before is left as it is, so a replay or a
-    # rerun adds nothing.
-    Notice.objects.bulk_create(rows, ignore_conflicts=True)
     keys = [spec.key for spec in specs]
     transaction.on_commit(lambda: queue_dispatch(keys), robust=True)
-    return keys
+    return rows
 
 
 def queue_dispatch(keys: list[str]) -> None:
@@ -81,22 +90,29 @@ def queue_dispatch(keys: list[str]) -> None:
 
 def your_move(match: Match, seats: list[Seat]) -> None:
     """After a move that did not end the match, or at kick-off: the player to move."""
+    record(_your_move_specs(match, seats))
+
+
+def your_move_rows(match: Match, seats: list[Seat]) -> list[Notice]:
+    """:func:`your_move`'s notice, unwritten: for a move that writes its rows together."""
+    return unwritten(_your_move_specs(match, seats))
+
+
+def _your_move_specs(match: Match, seats: list[Seat]) -> list[Spec]:
     if match.to_move is None:
-        return
+        return []
     member_id = seats[match.to_move].member_id
     if member_id is None or not _is_told(seats[match.to_move]):
-        return
-    record(
-        [
-            Spec(
-                key=your_move_key(match.id, match.turn_number, member_id),
-                member_id=member_id,
-                kind=Kind.YOUR_MOVE,
-                match_id=match.id,
-                turn_number=match.turn_number,
-            )
-        ]
-    )
+        return []
+    return [
+        Spec(
+            key=your_move_key(match.id, match.turn_number, member_id),
+            member_id=member_id,
+            kind=Kind.YOUR_MOVE,
+            match_id=match.id,
+            turn_number=match.turn_number,
+        )
+    ]
 
 
 def match_finished(match: Match, seats: list[Seat]) -> None:

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from matches.models import Match, Seat
 from matches.services.errors import MatchMissing, NotAllowed
+from matches.services.locked_reads import locked_match_row
 
 
 def now() -> datetime:
@@ -16,8 +17,9 @@ def now() -> datetime:
 
 
 def locked_match(match_id: int) -> Match:
-    """The match row, locked until the transaction ends (``select_for_update``)."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    """The match row, locked until the transaction ends (one fixed statement:
+    :mod:`matches.services.locked_reads`)."""
+    match = locked_match_row(match_id)
     if match is None:
         raise MatchMissing("There is no such match.")
     return match

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet, Subquery
 
 from lexicon.lexicon import get_lexicon
 from matches import visibility
@@ -16,13 +15,15 @@ from matches.chain import record_hash
 from matches.engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 from matches.events import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat, Turn
-from matches.position import game_of, store_position
+from matches.position import SEAT_FIELDS, changed_seats, game_of
 from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused
 from matches.services.lifecycle import apply_deadlines, finish_match
-from matches.services.receipts import keep_receipt, replayed_answer
+from matches.services.locked_reads import locked_seats_for_a_move
+from matches.services.receipts import keep_receipt, receipt_row, replayed_answer
+from matches.services.rows_at_once import RowsAtOnce
 from matches.signals import turn_recorded
 from notifications import notices
 
@@ -35,37 +36,6 @@ MOVE_FIELDS = [
     "turn_started_at",
     "turn_deadline_at",
 ]
-
-
-def _seats_for_a_move(
-    *, match_id: int, member_id: int, client_id: str, last_turn: int
-) -> QuerySet[Seat]:
-    """The match's seats, locked, with their members, and two reads made in the same
-    statement: this member's receipt for the client id, if any (its key), and the hash of the
-    match's last turn, which the new turn is chained to. One round trip instead of three. It
-    runs after the match's lock was taken, so its snapshot sees every change committed before
-    that lock (a read made in the locking statement itself would not: it keeps the snapshot
-    it had before waiting for the lock)."""
-    return (
-        Seat.objects.select_for_update(of=("self",))
-        .select_related("member")
-        .filter(match_id=match_id)
-        .order_by("position")
-        .annotate(
-            receipt_pk=Subquery(
-                CommitReceipt.objects.filter(
-                    match_id=match_id, member_id=member_id, client_id=client_id
-                )
-                .order_by("pk")
-                .values("pk")[:1]
-            ),
-            last_record_hash=Subquery(
-                Turn.objects.filter(match_id=match_id, number=last_turn)
-                .order_by()  # one row by its unique key: no ordering, so no join for Meta's
-                .values("record_hash")[:1]
-            ),
-        )
-    )
 
 
 @dataclass(frozen=True)
@@ -103,19 +73,17 @@ def match_commit(
     refusal: MoveRefused | None = None
     with transaction.atomic():
         match = locked_match(match_id)
-        seats: list[Any] = list(  # (Seats, with the two reads as attributes)
-            _seats_for_a_move(
-                match_id=match.pk,
-                member_id=member.pk,
-                client_id=client_id,
-                last_turn=match.turn_number,
-            )
+        # The seats, with this member's receipt for the client id and the last turn's hash
+        # read in the same statement: one round trip instead of three.
+        seats, receipt_pk, last_hash = locked_seats_for_a_move(
+            match_id=match.pk,
+            member_id=member.pk,
+            client_id=client_id,
+            last_turn=match.turn_number,
         )
         assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
-        receipt_pk: int | None = seats[0].receipt_pk
         if receipt_pk is not None:
             return _replay_of(CommitReceipt.objects.get(pk=receipt_pk))
-        last_hash: str | None = seats[0].last_record_hash
         now = now or _now()
         events = apply_deadlines(match, seats, now=now)
         seat = next((s for s in seats if s.member_id == member.pk), None)
@@ -135,19 +103,24 @@ def match_commit(
                 )
         else:
             assert seat is not None
+            rows = RowsAtOnce()  # the move's rows, written together below
             turn, recorded = _record_turn(
-                match, seats, game, client_id=client_id, now=now, last_hash=last_hash
+                match, seats, game, rows=rows, client_id=client_id, now=now, last_hash=last_hash
             )
             events += recorded
             answer = visibility.commit_accepted(match, seat, turn)
-            keep_receipt(
-                match=match,
-                member=member,
-                kind=CommitReceipt.Kind.MOVE,
-                client_id=client_id,
-                accepted=True,
-                response=answer.model_dump(mode="json"),
+            rows.insert(
+                receipt_row(
+                    match=match,
+                    member=member,
+                    kind=CommitReceipt.Kind.MOVE,
+                    client_id=client_id,
+                    accepted=True,
+                    response=answer.model_dump(mode="json"),
+                )
             )
+            rows.write()
+            turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)  # (written)
         publish_on_commit(events)
     if refusal is not None:
         raise refusal
@@ -177,14 +150,18 @@ def _record_turn(
     seats: list[Seat],
     game: Game,
     *,
+    rows: RowsAtOnce,
     client_id: str,
     now: datetime,
     last_hash: str | None,
 ) -> tuple[Turn, list[Event]]:
     """Write the turn just applied to ``game``, move the clock on, and say what happened.
-    ``last_hash`` is the record hash of the turn before it (None before the first)."""
+    ``last_hash`` is the record hash of the turn before it (None before the first). The
+    rows of a move that does not end the match are left in ``rows`` for the caller to write
+    with its receipt; a move that ends it writes them before the match is finished."""
     record = game.turns[-1]
-    store_position(match, seats, game)
+    for changed in changed_seats(match, seats, game):
+        rows.update(changed, SEAT_FIELDS)
     move = record.move.to_dict()
     swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
     turn = Turn(
@@ -208,18 +185,19 @@ def _record_turn(
     # Chained to the turn before (the bag's commitment for turn 1) before it is published.
     previous = last_hash or match.bag_commitment
     turn.record_hash = record_hash(turn, previous)
-    turn.save(force_insert=True)
+    rows.insert(turn)
     events: list[Event] = []
     if game.is_over:
+        rows.write()  # (the last move's rows, before the match is finished)
         result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
         ended = finish_match(match, seats, result=result, reason=game.end_reason or "", now=now)
     else:
         ended = []
         match.turn_started_at = now
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
-        match.save(update_fields=MOVE_FIELDS)  # not the ~30 columns a move leaves alone
-        notices.your_move(match, seats)  # recorded here, sent after commit
-    turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)
+        rows.update(match, MOVE_FIELDS)  # not the ~30 columns a move leaves alone
+        for notice in notices.your_move_rows(match, seats):  # sent after commit
+            rows.insert(notice, ignore_conflicts=True)
     # The news is built after the clock moved on: it names the deadline of the turn now to
     # play. It reads the seats locked above, with their members: no query of its own.
     mover = seats[record.player]

@@ -44,7 +44,28 @@ def keep_receipt(
 ) -> None:
     """Keep the answer to ``client_id``, in the transaction that made the change it
     reports, so the retry that finds it finds the change too."""
-    CommitReceipt.objects.create(
+    receipt_row(
+        match=match,
+        member=member,
+        kind=kind,
+        client_id=client_id,
+        accepted=accepted,
+        response=response,
+    ).save(force_insert=True)
+
+
+def receipt_row(
+    *,
+    match: Match,
+    member: Any,
+    kind: str,
+    client_id: str,
+    accepted: bool,
+    response: dict[str, Any],
+) -> CommitReceipt:
+    """The receipt :func:`keep_receipt` writes, unsaved: for a caller that writes it with
+    the other rows of its change in one statement (:mod:`matches.services.rows_at_once`)."""
+    return CommitReceipt(
         match=match,
         member=member,
         kind=kind,

@@ -271,9 +271,10 @@ def test_a_turn_made_behind_the_lock_chains_to_the_turn_committed_before_it(
     assert match_problems(live_match) == []
 
 
-def test_an_accepted_move_writes_each_row_in_a_statement_of_its_own(live_match, alice) -> None:
+def test_an_accepted_move_writes_its_rows_in_one_statement(live_match, alice) -> None:
     """The turn, the mover's seat, the match, the opponent's notice and the receipt: one
-    statement each after the two reads (Django's ORM), each row as it should be."""
+    statement for the five after the two reads (a WITH of data-modifying statements,
+    matches/services/rows_at_once.py), each row as it should be."""
     from notifications.models import Notice
 
     statements: list[str] = []
@@ -288,9 +289,10 @@ def test_an_accepted_move_writes_each_row_in_a_statement_of_its_own(live_match, 
         outcome = commit_now(live_match, alice, move, client_id="together-1")
     assert outcome.accepted, outcome.message
     writes = [sql for sql in statements if not sql.lstrip().startswith("SELECT")]
-    assert [sql.split()[0] for sql in writes] == ["UPDATE", "INSERT", "UPDATE", "INSERT", "INSERT"]
-    # the test helper's read, the match locked, its seats (and the receipt), the five writes
-    assert len(statements) == 8
+    assert [sql.split()[0] for sql in writes] == ["WITH"]
+    assert [sql.count(" AS (") for sql in writes] == [5]  # the five rows' writes
+    # the test helper's read, the match locked, its seats (and the receipt), the writes
+    assert len(statements) == 4
     live_match.refresh_from_db()
     assert (live_match.turn_number, live_match.to_move) == (1, 1)
     turn = Turn.objects.get(match=live_match)
