@@ -2,7 +2,7 @@
 
 Used where flooding is cheap for an attacker: sign-up, failed sign-ins per address (those per
 account are django-axes's), and new websockets and ``sync`` frames per address
-(:mod:`matches.floodgate`). An address is limited as its :func:`address_scope`: an IPv6
+(:mod:`matches.live.floodgate`). An address is limited as its :func:`address_scope`: an IPv6
 client's whole /64 counts as one address.
 """
 

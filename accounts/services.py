@@ -25,7 +25,7 @@ from accounts.errors import (
 )
 from accounts.models import BIO_LENGTH, NAME_TAKEN, Club, Invitation, Member
 from accounts.names import ANONYMOUS_PREFIX, display_name_refusal, skeleton
-from matches.events import publish_sign_out_on_commit
+from matches.live.news import publish_sign_out_on_commit
 from matches.services.common import require_organiser
 
 SIGN_UP_BY_INVITATION = "Sign-up is by invitation only: use the link an organiser gave you."

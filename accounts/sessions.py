@@ -5,7 +5,7 @@ that close sockets.
 A websocket keeps the cookie it connected with; each request on it asks here whether that
 session still belongs to the same member (not expired, not signed out, password unchanged).
 Whatever ends sessions also tells the member's sockets at once, after it commits
-(:func:`matches.events.publish_sign_out_on_commit`): the account services (signing out
+(:func:`matches.live.news.publish_sign_out_on_commit`): the account services (signing out
 elsewhere, deleting, an organiser's removal), Django's password change and reset pages
 (:class:`PasswordChangeView`, :class:`PasswordResetConfirmView`), and signing out.
 """
@@ -31,7 +31,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from matches.events import publish_sign_out_on_commit
+from matches.live.news import publish_sign_out_on_commit
 from wordduel.model_rows import instance_of, select_list
 
 #: The backends whose ``get_user`` depends on the member's row alone, so that Django's answer

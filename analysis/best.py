@@ -11,9 +11,9 @@ change; two viewers asking at once both compute and the first row written stays.
 from __future__ import annotations
 
 from analysis.models import BestPlay
+from engine import Board, PlacedTile, get_ruleset
+from engine.movegen import best_play, legal_plays
 from lexicon.lexicon import get_lexicon
-from matches.engine import Board, PlacedTile, get_ruleset
-from matches.engine.movegen import best_play, legal_plays
 from matches.models import Match, Turn
 from matches.schemas import WordView
 

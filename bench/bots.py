@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.report import REPORT, machine, table  # noqa: E402
-from matches.engine import get_ruleset  # noqa: E402
-from matches.engine.computer import EASY, GREEDY, HARD, NORMAL, Level  # noqa: E402
-from matches.engine.leave import leave_table  # noqa: E402
-from matches.engine.selfplay import Seat, play_game  # noqa: E402
+from engine import get_ruleset  # noqa: E402
+from engine.computer import EASY, GREEDY, HARD, NORMAL, Level  # noqa: E402
+from engine.leave import leave_table  # noqa: E402
+from engine.selfplay import Seat, play_game  # noqa: E402
 from ratings.glicko2 import Glicko2, Outcome, rate  # noqa: E402
 from ratings.policy import START, TAU  # noqa: E402
 
@@ -167,7 +167,7 @@ def report(results: Sequence[LevelResult], *, games: int, seed: int, command: st
                 "(`matches/engine/data/leaves-<ruleset>.json`): "
                 + "; ".join(leave_note(name) for name in sorted({r.ruleset for r in results}))
                 + ". Each is remade, byte for byte, by `.venv/bin/python -m "
-                "matches.engine.leave_train --ruleset <ruleset> --seed <seed> --games <games>`; "
+                "engine.leave_train --ruleset <ruleset> --seed <seed> --games <games>`; "
                 "more games give a sharper table (a game of self-play takes about 0.15 s "
                 "(outspell) to 1.4 s (word-duel) on one core here)."
             ),

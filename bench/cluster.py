@@ -433,7 +433,7 @@ def live_matches(count: int, *, prefix: str) -> list[dict[str, Any]]:
 
     from matches import services
     from matches.models import Match
-    from matches.position import game_of
+    from matches.stored_game import game_of
 
     boss = organiser()
     players = members(2 * count, prefix)
@@ -464,8 +464,8 @@ def _script_one(job: tuple[dict[str, Any], int]) -> list[tuple[int, dict[str, An
     """A whole random legal game from the dealt state: (seat, frame without id and turn)."""
     import random
 
-    from matches.engine import Game
-    from matches.engine.randomplay import random_move
+    from engine import Game
+    from engine.randomplay import random_move
 
     state, seed = job
     lexicon, index = _SCRIPTING["lexicon"], _SCRIPTING["index"]
@@ -492,9 +492,9 @@ def script_games(entries: list[dict[str, Any]], workers: int = 2) -> None:
 
     from django.db import connections
 
+    from engine import get_ruleset
+    from engine.randomplay import AnagramIndex
     from lexicon.lexicon import get_lexicon
-    from matches.engine import get_ruleset
-    from matches.engine.randomplay import AnagramIndex
 
     if "lexicon" not in _SCRIPTING:
         lexicon = get_lexicon("enable", max_len=get_ruleset("word-duel").lexicon_max_len)

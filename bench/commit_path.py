@@ -79,8 +79,8 @@ async def _replay(
 
     from accounts.sessions import SignedInCheck, user_of_session
     from matches import services
-    from matches.consumers import as_member
-    from matches.protocol import move_of, parse_frame
+    from matches.live.consumer import as_member
+    from matches.live.protocol import move_of, parse_frame
 
     def one_move(**call: Any) -> tuple[bool, int, int]:
         """(accepted, statements, calls) of one commit, in the worker thread.

@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.movegen import Position, record_positions  # noqa: E402
 from bench.report import machine, percentile, table, write_section  # noqa: E402
+from engine import get_ruleset, legal_plays, word_graph  # noqa: E402
+from engine.computer import SeatPosition, choose_move  # noqa: E402
 from lexicon.lexicon import Lexicon, get_lexicon  # noqa: E402
-from matches.engine import get_ruleset, legal_plays, word_graph  # noqa: E402
-from matches.engine.computer import SeatPosition, choose_move  # noqa: E402
 
 SECTION = "## Computer player"
 RULESET = "classic"

@@ -21,8 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.report import REPORT, machine, percentile, write_section  # noqa: E402
-from lexicon.lexicon import load_enable  # noqa: E402
-from matches.engine import (  # noqa: E402
+from engine import (  # noqa: E402
     Board,
     Game,
     Play,
@@ -31,8 +30,9 @@ from matches.engine import (  # noqa: E402
     play_from_gcg,
     score_play,
 )
-from matches.engine.gcg import PLAY, WITHDRAWN  # noqa: E402
-from matches.engine.randomplay import AnagramIndex, random_move  # noqa: E402
+from engine.gcg import PLAY, WITHDRAWN  # noqa: E402
+from engine.randomplay import AnagramIndex, random_move  # noqa: E402
+from lexicon.lexicon import load_enable  # noqa: E402
 
 RECORDS = ROOT / "tests" / "fixtures" / "gcg"
 SECTION = "## Engine and lexicon"

@@ -97,20 +97,20 @@ COMMIT_ACTIVITY = "`services.match_commit` (worker thread)"
 ACTIVITIES = (
     # (the news is published from inside the commit's call since it is sent by its thread:
     # looked for first, so that it is counted apart)
-    ("_send (matches/events.py", "publishing the events after the commit"),
-    ("_send_all (matches/events.py", "publishing the events after the commit"),
+    ("_send (matches/live/news.py", "publishing the events after the commit"),
+    ("_send_all (matches/live/news.py", "publishing the events after the commit"),
     ("match_commit (matches/services/play.py", COMMIT_ACTIVITY),
     ("user_of_session (accounts/sessions.py", "session re-read for each frame (worker thread)"),
     ("get_user (channels/auth.py", "session re-read for each frame (worker thread)"),
-    ("_snapshot (matches/consumers.py", "connects: deadline check and snapshot"),
-    ("_may_watch (matches/consumers.py", "connects: deadline check and snapshot"),
+    ("_snapshot (matches/live/consumer.py", "connects: deadline check and snapshot"),
+    ("_may_watch (matches/live/consumer.py", "connects: deadline check and snapshot"),
     (
         "DatabaseSyncToAsync.thread_handler (channels/db.py);close_old_connections",
         "closing stale database connections around each database call",
     ),
     ("close_old_connections", "channels' thread hop before each message"),
     ("channels_redis", "channel layer: receiving"),
-    ("(matches/consumers.py", "consumer: frames in and out"),
+    ("(matches/live/consumer.py", "consumer: frames in and out"),
     ("(channels/", "consumer: frames in and out"),
     ("(autobahn/", "websocket protocol (Daphne, Twisted, Autobahn)"),
     ("(daphne/ws_protocol", "websocket protocol (Daphne, Twisted, Autobahn)"),
@@ -122,7 +122,7 @@ INSIDE_COMMIT = (
     ("(django/db/models/", "Django: querysets and model instances"),
     ("(psycopg/", "psycopg: sending, waiting, reading rows"),
     ("(django/db/backends/", "Django: database backend"),
-    ("(matches/engine/", "the rules engine"),
+    ("(engine/", "the rules engine"),
     ("(json/", "JSON"),
 )
 
@@ -730,7 +730,7 @@ round trip ({redis_us:.0f} µs, "Baselines"): Redis is not what it waits for, si
 crosses Redis once per Daphne process, not once per spectator.
 
 **How.** Each Daphne process subscribes once to each match it has watchers for
-(`matches/broadcast.py`: one channel of the process in the match's group, one task reading
+(`matches/live/broadcast.py`: one channel of the process in the match's group, one task reading
 it) and hands each message to its local sockets in turn. Before that, every socket was a
 member of the group: a commit was 1,000 channel-layer messages, each popped from Redis and
 read by a task of its own; `core` measured last-spectator p50 291-319 ms, p95 585-859 ms, and
@@ -966,11 +966,11 @@ run.
 
 {profile_markdown(after, "After (this run)")}
 **The fixes** (each a few lines; every test passes):
-1. `matches/consumers.py`: the session re-read for each frame ran through channels'
+1. `matches/live/consumer.py`: the session re-read for each frame ran through channels'
    `get_user`, which is thread-sensitive, so every frame of every socket of the process queued
    behind one thread; now Django's own `auth.get_user` runs through the consumer's
    `off_loop` like all its other database work.
-2. `matches/consumers.py`: `MatchConsumer.dispatch` skips channels' `aclose_old_connections`
+2. `matches/live/consumer.py`: `MatchConsumer.dispatch` skips channels' `aclose_old_connections`
    before each message, a hop through that same single thread for every frame and every
    channel-layer message (four per move, a thousand per commit at a thousand spectators);
    the consumer's database work closes its stale connections in its own worker threads.
@@ -978,7 +978,7 @@ run.
    (three queries, the seats sorted through a join on the match because of `Seat`'s default
    ordering); one prefetch of seats with members, ordered by position, serves the payloads. A
    seat whose rack and score did not change is no longer saved (most moves change one).
-4. `matches/events.py`: a public event's frame is encoded once when published, not once per
+4. `matches/live/news.py`: a public event's frame is encoded once when published, not once per
    socket, and the message is built without `asdict`'s deep copy.
 5. Connects (what a spectator's arrival costs): `services.match_apply_deadlines` locks the
    match only when a deadline has passed, and the consumer's snapshot is one `REPEATABLE READ,
@@ -990,7 +990,7 @@ run.
 Then, in a second round (measured in between at 36 moves/s and 32.5 ms of Daphne CPU a move,
 `bench/commit_path.py` 18.3 ms of CPU and 13 statements a move in one process):
 
-6. `matches/consumers.py`: a commit checks the session and commits in one worker-thread call
+6. `matches/live/consumer.py`: a commit checks the session and commits in one worker-thread call
    (`commit_as_member`): one thread hop and one `CONN_HEALTH_CHECKS` ping a move, not two.
 7. `matches/services.py`: the seats are locked together with their members (`select_related`,
    `FOR UPDATE OF` the seats only) and serve the payloads, so the prefetch of fix 3 is gone;
@@ -1002,7 +1002,7 @@ Then, in a second round (measured in between at 36 moves/s and 32.5 ms of Daphne
 
 Then issue 17 (section "The position kept once, and a commit's cost by turn"):
 
-9. The position kept once beside the turn log (`matches/position.py`), not the whole game
+9. The position kept once beside the turn log (`matches/stored_game.py`), not the whole game
    parsed and rewritten each move; the computer's turn queued from a domain signal.
 10. `wordduel/prepared.py`: the path's reads and writes compiled once per thread (the
     "compiling SQL" share above went from 11% to nothing); one channel-layer message a

@@ -35,7 +35,7 @@ HOST = "127.0.0.1"  # loopback only, always
 ANSWER_TIMEOUT = 15.0
 #: A spectator only needs the turn number of a ``turn`` frame: found without parsing the
 #: whole frame, so the clients (on the same two cores) take as little CPU from the server
-#: as they can. The server's frames are compact JSON (``matches.protocol.encode``).
+#: as they can. The server's frames are compact JSON (``matches.live.protocol.encode``).
 TURN_NUMBER = re.compile(r'"turn_number":(\d+)')
 
 

@@ -25,8 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.report import REPORT, machine, percentile, table, write_section  # noqa: E402
-from lexicon.lexicon import Lexicon, get_lexicon  # noqa: E402
-from matches.engine import (  # noqa: E402
+from engine import (  # noqa: E402
     BLANK,
     Board,
     Game,
@@ -38,7 +37,8 @@ from matches.engine import (  # noqa: E402
     play_from_gcg,
     word_graph,
 )
-from matches.engine.gcg import PLAY, WITHDRAWN  # noqa: E402
+from engine.gcg import PLAY, WITHDRAWN  # noqa: E402
+from lexicon.lexicon import Lexicon, get_lexicon  # noqa: E402
 
 RECORDS = ROOT / "tests" / "fixtures" / "gcg"
 SECTION = "## Move generation"

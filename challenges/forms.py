@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from matches.engine.rulesets import DEFAULT_RULESET, RULESETS
+from engine.rulesets import DEFAULT_RULESET, RULESETS
 
 
 def _ruleset_choices() -> list[tuple[str, str]]:

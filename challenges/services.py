@@ -20,15 +20,15 @@ from django.db import transaction
 from accounts.models import Member
 from challenges.errors import ChallengeUnavailable, InvalidChallenge, RematchUnavailable
 from challenges.models import Challenge, RematchOffer, challenge_expiry
+from engine.rulesets import RULESETS
 from matches import visibility
-from matches.engine.rulesets import RULESETS
-from matches.events import Event, PrivateEvent, publish_on_commit
+from matches.live.news import Event, PrivateEvent, publish_on_commit
 from matches.models import Match, Seat
 from matches.services import create_match
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
+from matches.services.creation import NAME_LENGTH
 from matches.services.errors import MembershipRequired, NotAllowed, SignInRequired
-from matches.services.fixtures import NAME_LENGTH
 from matches.services.lifecycle import after_seating, apply_deadlines
 from matches.visibility.access import is_club_member
 from notifications import friendlies, notices

@@ -10,9 +10,9 @@ from typing import Any
 
 from django import forms
 
+from engine import RULESETS
 from imports.services import MAX_IMPORT_BYTES
 from lexicon.lexicon import available_lexicons
-from matches.engine import RULESETS
 
 
 class ImportForm(forms.Form):

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
+from engine import Board, format_position, get_ruleset
 from imports.access import ImportedGameAccess
 from imports.schemas import Replay, ReplayTile, ReplayTurn
-from matches.engine import Board, format_position, get_ruleset
 from matches.visibility.grid import GridRow, board_grid
 
 _ANALYSIS_TEXT = {

@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Collection
 
-from matches.engine import (
+from engine import (
     BLANK,
     Board,
     GcgError,
@@ -33,9 +33,9 @@ from matches.engine import (
     play_from_gcg,
     word_graph,
 )
-from matches.engine.gcg import EXCHANGE, PASS, PLAY, WITHDRAWN
-from matches.engine.moves import LETTERS
-from matches.engine.scoring import evaluate_play
+from engine.gcg import EXCHANGE, PASS, PLAY, WITHDRAWN
+from engine.moves import LETTERS
+from engine.scoring import evaluate_play
 
 from .schemas import (
     Analysis,

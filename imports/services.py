@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from accounts import ratelimit
 from accounts.models import Member
+from engine import GcgError, GcgRecord, Ruleset, UnknownRuleset, get_ruleset, parse_gcg
 from imports.errors import (
     ImportedGameMissing,
     ImportInProgress,
@@ -41,7 +42,6 @@ from imports.models import ImportedGame
 from imports.replay import build_replay
 from imports.schemas import Replay
 from lexicon.lexicon import Lexicon, UnknownLexicon, available_lexicons, get_lexicon
-from matches.engine import GcgError, GcgRecord, Ruleset, UnknownRuleset, get_ruleset, parse_gcg
 from matches.services.errors import SignInRequired
 from matches.visibility.access import is_club_member
 

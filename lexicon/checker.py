@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from engine import DEFAULT_RULESET, RULESETS, get_ruleset
 from lexicon.lexicon import ENABLE, UnknownLexicon, available_lexicons, get_lexicon
-from matches.engine import DEFAULT_RULESET, RULESETS, get_ruleset
 
 #: Words checked at once, at most.
 MAX_WORDS: Final = 20

@@ -14,7 +14,7 @@ from django import forms
 from django.utils import timezone
 
 from accounts.models import Member
-from matches.engine import RULESETS
+from engine import RULESETS
 from matches.models import Match, Seat
 
 #: Browsers send datetime-local as ``2025-06-14T18:30`` (seconds optional).

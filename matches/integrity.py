@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from engine import get_ruleset
 from matches.chain import chain_problems
-from matches.engine import get_ruleset
 from matches.models import CommitReceipt, Match, Seat, Turn
-from matches.position import game_of
+from matches.stored_game import game_of
 
 _OUTCOME = {0: Match.Result.FIRST, 1: Match.Result.SECOND, "draw": Match.Result.DRAW}
 
 
 def _game_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterator[str]:
-    """The stored position (matches/position.py) against the rules and against the log."""
+    """The stored position (matches/stored_game.py) against the rules and against the log."""
     try:
         game = game_of(match, seats)
     except (KeyError, TypeError, ValueError) as error:

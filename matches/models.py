@@ -1,7 +1,7 @@
 """Tournaments, fixtures (Match), seats with their hidden racks, and the move log (Turn).
 
 The ``Turn`` rows are the log; a match's current position is kept once beside it, each part
-in one place (matches/position.py): the racks and scores on the seats, the turn number and
+in one place (matches/stored_game.py): the racks and scores on the seats, the turn number and
 whose move on the match, and the board, the bag and the draw stream's counter in
 ``Match.game_state``. None of the hidden fields ever leaves the server except through
 ``matches.visibility``.
@@ -115,14 +115,14 @@ class Match(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline_at = models.DateTimeField(null=True, blank=True)
 
-    # Public progress: part of the position (matches/position.py), and what listings and the
+    # Public progress: part of the position (matches/stored_game.py), and what listings and the
     # stale-turn check read. ``bag_count`` is derived, written beside the bag it counts.
     turn_number = models.PositiveIntegerField(default=0)
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     bag_count = models.PositiveSmallIntegerField(default=0)
 
     # Hidden state: never serialised except by visibility.py, never logged. The position's
-    # parts without a column: the board, the bag, the draw counter (matches/position.py).
+    # parts without a column: the board, the bag, the draw counter (matches/stored_game.py).
     game_state = models.JSONField(null=True, blank=True, editable=False)
     bag_seed = models.CharField(max_length=64, default=new_bag_seed, editable=False)
     bag_commitment = models.CharField(max_length=64, editable=False, blank=True)
@@ -186,7 +186,7 @@ class Seat(models.Model):
         on_delete=models.PROTECT,
         related_name="seats",
     )
-    # Part of the match's position (matches/position.py): this seat's tiles and score.
+    # Part of the match's position (matches/stored_game.py): this seat's tiles and score.
     rack = models.CharField(max_length=7, blank=True, editable=False)
     score = models.IntegerField(default=0)
     # The seat's contribution to the bag's randomness (hex), fixed before the deal.

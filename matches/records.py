@@ -13,9 +13,9 @@ import hashlib
 import hmac
 from dataclasses import dataclass, field
 
-from matches.engine import Game, Move, MoveError, Pass, PlacedTile, Play, Swap, TurnRecord
+from engine import Game, Move, MoveError, Pass, PlacedTile, Play, Swap, TurnRecord
 from matches.models import Match, Seat, Turn
-from matches.position import game_of, salt_of
+from matches.stored_game import game_of, salt_of
 
 __all__ = ["BagReport", "BagStillSecret", "move_of", "replayed_game", "salt_of", "verify_bag"]
 

@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic.json_schema import models_json_schema
 
-from matches.engine import BLANK, PlacedTile, WordScore
+from engine import BLANK, PlacedTile, WordScore
 
 #: The largest text frame accepted, in bytes of UTF-8.
 MAX_FRAME_BYTES = 16 * 1024

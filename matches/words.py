@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from ninja import Router
 
+from engine import DEFAULT_RULESET, RULESETS
 from lexicon.checker import (
     MAX_QUERY_LENGTH,
     MAX_WORD_LENGTH,
@@ -24,7 +25,6 @@ from lexicon.checker import (
 )
 from lexicon.lexicon import ENABLE, available_lexicons
 from matches.api import ApiRefusal
-from matches.engine import DEFAULT_RULESET, RULESETS
 from matches.schemas import ApiError, WordCheckAnswer, WordVerdict
 
 router = Router(tags=["words"])

@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import Member
+from engine.computer import get_level
 from lexicon.difficulty import HARDEST, check_cap
-from matches.engine.computer import get_level
-from matches.events import publish_on_commit
+from matches.live.news import publish_on_commit
 from matches.models import Match, Seat
 from matches.services import create_match
 from matches.services.common import locked_match, locked_seats

@@ -2,7 +2,7 @@
 
 A Celery task where there is a worker; a thread of the web process in the quick start
 (``CLOCK_IN_PROCESS``, ``make run``). The computer reads the match as its seat's view (the
-one door out, ``visibility``), chooses (``matches.computer``) and commits through
+one door out, ``visibility``), chooses (``practice.opponent``) and commits through
 ``services.match_commit`` like anyone. Its random source is seeded by the match and the turn,
 and its request id is the turn's, so a retried task makes the same move once.
 """
@@ -21,13 +21,13 @@ from django.db import connections
 from django.db.models import F
 from django.utils import timezone
 
+from engine import get_ruleset, word_graph
 from lexicon.difficulty import word_difficulty
 from lexicon.lexicon import get_lexicon
 from matches import services, visibility
-from matches.computer import computer_move
-from matches.engine import get_ruleset, word_graph
 from matches.models import Match
 from practice.models import ComputerOpponent
+from practice.opponent import computer_move
 from practice.services import computer_member
 
 logger = logging.getLogger(__name__)

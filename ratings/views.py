@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from accounts.models import Member
-from matches.engine import RULESETS
+from engine import RULESETS
 from matches.players import player_record
 from matches.visibility import is_club_member
 from ratings import selectors

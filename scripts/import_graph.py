@@ -59,7 +59,7 @@ FEATURE_APPS = frozenset(
 LAYERS = (
     ("ground floor", "wordduel (shared)"),
     ("accounts", "accounts"),
-    ("lexicon / engine", "lexicon, matches.engine"),
+    ("lexicon / engine", "lexicon, engine"),
     ("matches core", "matches (but the engine)"),
     ("feature apps", ", ".join(sorted(FEATURE_APPS))),
     ("project", "wordduel's wiring: " + ", ".join(sorted(PROJECT_MODULES))),
@@ -87,9 +87,9 @@ def package_of(module: str) -> str:
 
 
 def unit_of(module: str) -> str:
-    """The layering unit a module belongs to: ``matches.engine`` is apart from ``matches``."""
-    if module == "matches.engine" or module.startswith("matches.engine."):
-        return "matches.engine"
+    """The layering unit a module belongs to: ``engine`` is apart from ``matches``."""
+    if module == "engine" or module.startswith("engine."):
+        return "engine"
     if module in PROJECT_MODULES:
         return "wordduel (project)"
     return package_of(module)
@@ -101,7 +101,7 @@ def layer_of(module: str) -> int:
         return 5
     if unit in FEATURE_APPS:
         return 4
-    return {"wordduel": 0, "accounts": 1, "lexicon": 2, "matches.engine": 2, "matches": 3}[unit]
+    return {"wordduel": 0, "accounts": 1, "lexicon": 2, "engine": 2, "matches": 3}[unit]
 
 
 def module_name(path: Path) -> str:

@@ -137,7 +137,7 @@ async def _settled_loop():
     yield
     from channels.layers import get_channel_layer
 
-    from matches.broadcast import close_news
+    from matches.live.broadcast import close_news
 
     await close_news()
     layer = get_channel_layer()

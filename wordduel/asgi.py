@@ -17,8 +17,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.sessions import SocketAuthMiddlewareStack  # noqa: E402
+from engine import get_ruleset  # noqa: E402
 from lexicon.lexicon import get_lexicon  # noqa: E402
-from matches.engine import get_ruleset  # noqa: E402
 from wordduel.logs import RequestIdMiddleware  # noqa: E402
 from wordduel.origins import SiteOriginValidator  # noqa: E402
 from wordduel.routing import websocket_urlpatterns  # noqa: E402
@@ -27,7 +27,7 @@ from wordduel.routing import websocket_urlpatterns  # noqa: E402
 get_lexicon("enable", max_len=get_ruleset("word-duel").lexicon_max_len)
 
 if settings.CLOCK_IN_PROCESS:
-    from matches.clock import start_in_process_clock
+    from wordduel.in_process_clock import start_in_process_clock
 
     start_in_process_clock(interval=settings.CLOCK_SWEEP_SECONDS)
 

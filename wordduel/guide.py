@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matches.engine import Board, get_ruleset, parse_position, play_from_gcg
+from engine import Board, get_ruleset, parse_position, play_from_gcg
 
 #: The ruleset the examples use (the default, what almost every fixture is played on).
 RULESET = "word-duel"

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from matches.consumers import MatchConsumer
+from matches.live.consumer import MatchConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/matches/<int:match_id>/", MatchConsumer.as_asgi(), name="match-socket"),

@@ -351,7 +351,7 @@ WEBSOCKET_ALLOWED_ORIGINS = env_list(
 )
 WEBSOCKET_ALLOW_OWN_ORIGIN = DEBUG
 # Per client address (an IPv6 client's whole /64), counted in the cache's Redis across every
-# web process (matches/floodgate.py; PROTOCOL.md "Flood control"): the sockets it holds open
+# web process (matches/live/floodgate.py; PROTOCOL.md "Flood control"): the sockets it holds open
 # at once, the new sockets it opens a minute, its sync frames a minute; and each socket's
 # syncs a minute. A dead process's sockets give their slots back after WS_SOCKET_SLOT_SECONDS.
 WS_MAX_SOCKETS_PER_ADDRESS = int(os.environ.get("WS_MAX_SOCKETS_PER_ADDRESS", "100"))
@@ -359,7 +359,7 @@ WS_NEW_SOCKETS_PER_MINUTE = int(os.environ.get("WS_NEW_SOCKETS_PER_MINUTE", "120
 WS_SYNCS_PER_MINUTE_PER_ADDRESS = int(os.environ.get("WS_SYNCS_PER_MINUTE_PER_ADDRESS", "300"))
 WS_SYNCS_PER_MINUTE_PER_SOCKET = int(os.environ.get("WS_SYNCS_PER_MINUTE_PER_SOCKET", "12"))
 WS_SOCKET_SLOT_SECONDS = float(os.environ.get("WS_SOCKET_SLOT_SECONDS", "60"))
-# Websocket flood control per socket (matches/consumers.py; PROTOCOL.md "Flood control").
+# Websocket flood control per socket (matches/live/consumer.py; PROTOCOL.md "Flood control").
 WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "10"))
 WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))

@@ -14,7 +14,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("how-to-play/", how_to_play, name="how-to-play"),
     path("imports/", include("imports.urls")),
-    path("api/", include("matches.api_urls")),
+    path("api/", include("wordduel.api_urls")),
     path("notifications/", include("notifications.urls")),
     path("practice/", include("practice.urls")),
     path("challenges/", include("challenges.urls")),

@@ -15,8 +15,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 
+from engine import BLANK, get_ruleset
 from lexicon.lexicon import ENABLE, get_lexicon
-from matches.engine import BLANK, get_ruleset
 from wordduel import guide
 
 

@@ -25,6 +25,7 @@ from matches.services.clock import (
     open_due_matches,
     run_clock,
 )
+from matches.services.creation import create_match
 from matches.services.errors import (
     ContributionRefused,
     FixtureUnchangeable,
@@ -40,7 +41,6 @@ from matches.services.errors import (
 )
 from matches.services.fixtures import (
     create_fixture,
-    create_match,
     create_round_robin,
     round_robin_pairings,
 )

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import transaction
 
-from matches.events import publish_on_commit
+from matches.live.news import publish_on_commit
 from matches.models import Match, Seat
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now

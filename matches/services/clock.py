@@ -12,7 +12,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from matches.events import Event, publish_on_commit
+from matches.live.news import Event, publish_on_commit
 from matches.models import Match
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 
 from matches import visibility
-from matches.events import PublicEvent, publish_on_commit
+from matches.live.news import PublicEvent, publish_on_commit
 from matches.models import Match, Seat
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now

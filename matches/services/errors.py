@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from matches.engine import MatchOver, MoveError, NotKickedOff, NotYourTurn, StaleTurn
+from engine import MatchOver, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 
 #: Refusals that mean the client's picture of the match was out of date (RULES.md checks 1-3):
 #: the answer carries a fresh snapshot so the client can redraw at once.

@@ -6,24 +6,22 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 
 from accounts.models import Member
+from engine import UnknownRuleset, get_ruleset
 from lexicon.lexicon import get_lexicon
-from matches.engine import UnknownRuleset, get_ruleset
-from matches.events import publish_on_commit
+from matches.live.news import publish_on_commit
 from matches.models import Match, Seat, Tournament
 from matches.services.common import locked_seats, require_organiser
 from matches.services.common import now as _now
+from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture
 from matches.services.lifecycle import after_seating
 from matches.visibility.access import is_club_member
 from notifications import notices
 from ratings.selectors import seeded_by_rating
 from wordduel.text import NOT_ONE_LINE, is_one_line
-
-NAME_LENGTH = 120
 
 
 def _clean_name(name: str, *, what: str) -> str:
@@ -53,47 +51,6 @@ def _check_rules(ruleset: str, lexicon: str) -> None:
         get_lexicon(lexicon)
     except LookupError:
         raise InvalidFixture(f"There is no word list called {lexicon!r}.") from None
-
-
-def create_match(
-    *,
-    name: str,
-    organiser: Member | None,
-    kickoff_at: datetime | None,
-    ruleset: str,
-    lexicon: str,
-    visibility_: str,
-    no_show_window: timedelta | None,
-    tournament: Tournament | None = None,
-    round_number: int | None = None,
-    rated: bool = False,
-) -> Match:
-    """A new match row and its two empty seats: the one way a fixture, a challenge's match
-    and a practice match come to be, so every match starts the same.
-
-    Locks nothing and checks only the no-show window (``InvalidFixture``): the rows are new
-    and seen by no other transaction until the caller's commits, so it must run inside the
-    caller's ``transaction.atomic()``. The caller then locks the seats (``locked_seats``) to
-    fill them, and calls ``after_seating``; it has already checked the name, the players
-    and the rules."""
-    window = no_show_window if no_show_window is not None else settings.NO_SHOW_WINDOW
-    if window <= timedelta(0):
-        raise InvalidFixture("The no-show window must be positive.")
-    match = Match.objects.create(
-        name=name,
-        tournament=tournament,
-        round_number=round_number,
-        created_by=organiser,
-        rated=rated,
-        ruleset=ruleset,
-        lexicon=lexicon,
-        visibility=visibility_,
-        kickoff_at=kickoff_at,
-        no_show_window=window,
-        no_show_at=kickoff_at + window if kickoff_at else None,
-    )
-    Seat.objects.bulk_create([Seat(match=match, position=0), Seat(match=match, position=1)])
-    return match
 
 
 def create_fixture(

@@ -11,11 +11,11 @@ from datetime import datetime
 
 from django.conf import settings
 
+from engine import Game
 from matches import visibility
-from matches.engine import Game
-from matches.events import Event, PrivateEvent, PublicEvent
+from matches.live.news import Event, PrivateEvent, PublicEvent
 from matches.models import Match, Seat, Turn
-from matches.position import salt_of, store_position
+from matches.stored_game import salt_of, store_position
 from notifications import notices
 from ratings.services import apply_match_result
 from vacations.pauses import effective_turn_deadline

@@ -22,7 +22,7 @@ from django.db import transaction
 
 from accounts.models import Member
 from matches import visibility
-from matches.events import Event, PublicEvent, publish_on_commit
+from matches.live.news import Event, PublicEvent, publish_on_commit
 from matches.models import Match, OrganiserAction, Seat
 from matches.services.common import locked_match, locked_seats, require_organiser
 from matches.services.common import now as _now

@@ -9,13 +9,12 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 from lexicon.lexicon import get_lexicon
 from matches import visibility
 from matches.chain import record_hash
-from matches.engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
-from matches.events import Event, PrivateEvent, PublicEvent, publish_on_commit
+from matches.live.news import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat, Turn
-from matches.position import SEAT_FIELDS, changed_seats, game_of
 from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match
 from matches.services.common import now as _now
@@ -25,6 +24,7 @@ from matches.services.locked_reads import locked_seats_for_a_move
 from matches.services.receipts import keep_receipt, receipt_row, replayed_answer
 from matches.services.rows_at_once import RowsAtOnce
 from matches.signals import turn_recorded
+from matches.stored_game import SEAT_FIELDS, changed_seats, game_of
 from notifications import notices
 
 #: What a move that does not end the match changes on its row.

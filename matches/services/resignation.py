@@ -13,8 +13,8 @@ from typing import Any
 
 from django.db import transaction
 
-from matches.engine import MatchOver, NotKickedOff
-from matches.events import publish_on_commit
+from engine import MatchOver, NotKickedOff
+from matches.live.news import publish_on_commit
 from matches.models import CommitReceipt, Match
 from matches.schemas import Refusal
 from matches.services.common import locked_match, locked_seats

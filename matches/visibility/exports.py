@@ -8,7 +8,7 @@ swap's letters, the final racks and the seed, to whoever may see the match.
 
 from __future__ import annotations
 
-from matches.engine import Game, export_gcg, get_ruleset
+from engine import Game, export_gcg, get_ruleset
 from matches.models import Match, Seat, Turn
 from matches.records import replayed_game
 from matches.schemas import (

@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from matches.engine import get_ruleset
+from engine import get_ruleset
 from matches.models import Match, Seat, Turn
 from matches.schemas import FairnessRecord
 from matches.visibility.access import MatchAccess

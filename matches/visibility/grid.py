@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from matches.engine import Ruleset, format_position
+from engine import Ruleset, format_position
 
 #: The premium squares' labels, by the ruleset layout's letters.
 PREMIUM_LABELS = {"T": "TW", "D": "DW", "t": "TL", "d": "DL"}

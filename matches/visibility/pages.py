@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from matches.engine import format_position, get_ruleset
+from engine import format_position, get_ruleset
 from matches.models import Match, OrganiserAction, Seat, Tournament, Turn
 from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, MoveView, SeatView
 from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member

@@ -15,11 +15,10 @@ from collections import Counter
 
 from django.utils import timezone
 
+from engine import BLANK, get_ruleset
 from matches import away
 from matches.away import TimeAway
-from matches.engine import BLANK, get_ruleset
 from matches.models import Match, Seat, Turn
-from matches.position import adjustments_of
 from matches.schemas import (
     AwayNotice,
     CommitAccepted,
@@ -40,6 +39,7 @@ from matches.schemas import (
     UnseenTiles,
     WordView,
 )
+from matches.stored_game import adjustments_of
 from matches.visibility.access import MatchAccess, Viewer, can_share
 from matches.visibility.policy import may_see_rack, revealed_seed
 from matches.visibility.titles import match_title

@@ -27,10 +27,10 @@ from django.utils import timezone
 from playwright.sync_api import Page
 
 from accounts.models import Member
+from engine import get_ruleset
+from engine.randomplay import AnagramIndex, find_play
 from lexicon.lexicon import get_lexicon
 from matches import services
-from matches.engine import get_ruleset
-from matches.engine.randomplay import AnagramIndex, find_play
 from matches.models import Match, Seat, Turn
 from matches.visibility.payloads import board_rows
 from tests.e2e.browser import expect

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from matches.engine import get_ruleset
+from engine import get_ruleset
 from matches.models import Match, Turn
 from tests.e2e.browser import expect
 from tests.e2e.conftest import PHONE

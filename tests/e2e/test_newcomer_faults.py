@@ -18,9 +18,9 @@ from django.utils import timezone
 from playwright.sync_api import Page
 
 from accounts.models import Member
+from engine import Pass, best_play, get_ruleset, legal_plays
 from lexicon.lexicon import get_lexicon
 from matches import services
-from matches.engine import Pass, best_play, get_ruleset, legal_plays
 from matches.models import Match, Seat
 from tests.e2e.browser import expect
 from tests.e2e.conftest import DESKTOP, PHONE

@@ -11,11 +11,11 @@ import random
 
 import pytest
 
+from engine import Play
 from matches import visibility
-from matches.computer import computer_move
-from matches.engine import Play
 from matches.models import Match, Turn
 from practice.models import ComputerOpponent
+from practice.opponent import computer_move
 from practice.services import COMPUTER_USERNAME
 from tests.e2e.browser import expect
 from tests.e2e.test_board import stage_by_clicks, trade_in

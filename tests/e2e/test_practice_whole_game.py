@@ -17,13 +17,13 @@ import pytest
 from playwright.sync_api import Page
 
 from accounts.models import Member
+from engine import Board, Pass, Play, Swap, get_ruleset
+from engine.movegen import best_play, legal_plays
 from lexicon.lexicon import get_lexicon
 from matches import visibility
-from matches.computer import computer_move
-from matches.engine import Board, Pass, Play, Swap, get_ruleset
-from matches.engine.movegen import best_play, legal_plays
 from matches.models import Match
 from practice.models import ComputerOpponent
+from practice.opponent import computer_move
 from practice.services import COMPUTER_USERNAME
 from tests.e2e.browser import expect
 from tests.e2e.test_board import stage_by_clicks

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from engine import Pass
 from matches import services
-from matches.engine import Pass
 from matches.models import Match
 from ratings.models import RatingChange
 from tests.e2e.browser import expect

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.randomplay import AnagramIndex
 from lexicon.lexicon import Lexicon, get_lexicon
-from matches.engine.randomplay import AnagramIndex
 
 
 @pytest.fixture(scope="session")

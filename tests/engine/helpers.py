@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from matches.engine import Board, Game, Play, get_ruleset, play_from_gcg
+from engine import Board, Game, Play, get_ruleset, play_from_gcg
 
 SEED = bytes(range(32))
 

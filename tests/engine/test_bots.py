@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from bench.bots import LEVELS, LevelResult, play_level, report
-from matches.engine.computer import GREEDY, HARD
+from engine.computer import GREEDY, HARD
 from ratings.policy import START
 
 

@@ -1,4 +1,4 @@
-"""The computer player (``matches.engine.computer``): its levels, its vocabulary, when it
+"""The computer player (``engine.computer``): its levels, its vocabulary, when it
 swaps, passes and goes out, that it only ever makes legal moves, and that its choice depends
 on nothing but what its seat sees and the seed it is given."""
 
@@ -10,10 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from lexicon.difficulty import word_difficulty
-from lexicon.lexicon import Lexicon
-from matches.engine import Game, Pass, Play, Swap, best_play, legal_plays, ranked
-from matches.engine.computer import (
+from engine import Game, Pass, Play, Swap, best_play, legal_plays, ranked
+from engine.computer import (
     EASY,
     GREEDY,
     HARD,
@@ -25,6 +23,8 @@ from matches.engine.computer import (
     get_level,
     tiles_to_swap,
 )
+from lexicon.difficulty import word_difficulty
+from lexicon.lexicon import Lexicon
 from tests.depth import repetitions
 from tests.engine.helpers import SEED, game_with
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from matches.engine import (
+from engine import (
     DRAW,
     PLAYED_OUT,
     SIX_SCORELESS,
@@ -304,7 +304,7 @@ def test_games_are_hashable_values() -> None:
 
 
 def _resumed(game: Game, **changes: object) -> Game:
-    """``game`` resumed from its position alone, as matches/position.py reads one."""
+    """``game`` resumed from its position alone, as matches/stored_game.py reads one."""
     fields: dict[str, object] = {
         "ruleset": game.ruleset,
         "board": game.board,

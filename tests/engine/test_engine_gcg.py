@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from lexicon.lexicon import Lexicon
-from matches.engine import (
+from engine import (
     MAX_GCG_SIZE,
     Board,
     Game,
@@ -29,7 +28,7 @@ from matches.engine import (
     verify_record,
     verify_records,
 )
-from matches.engine.gcg import (
+from engine.gcg import (
     CHALLENGE_BONUS,
     END_RACK,
     EXCHANGE,
@@ -38,7 +37,8 @@ from matches.engine.gcg import (
     TIME_PENALTY,
     WITHDRAWN,
 )
-from matches.engine.randomplay import AnagramIndex, random_move
+from engine.randomplay import AnagramIndex, random_move
+from lexicon.lexicon import Lexicon
 from tests.engine.helpers import SEED, game_with, play
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gcg"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from matches.engine import (
+from engine import (
     BlankNeedsLetter,
     Game,
     MalformedMove,

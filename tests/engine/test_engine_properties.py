@@ -10,8 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from lexicon.lexicon import Lexicon
-from matches.engine import (
+from engine import (
     RULESETS,
     Board,
     Game,
@@ -28,8 +27,9 @@ from matches.engine import (
     play_from_gcg,
     verify_record,
 )
-from matches.engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
-from matches.engine.randomplay import AnagramIndex, random_move
+from engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
+from engine.randomplay import AnagramIndex, random_move
+from lexicon.lexicon import Lexicon
 from tests.depth import repetitions
 from tests.engine.helpers import game_with, play
 

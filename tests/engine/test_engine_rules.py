@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches.engine import (
+from engine import (
     BagTooSmall,
     BlankNeedsLetter,
     FirstWordTooShort,

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from matches.engine import RULESETS, UnknownRuleset, get_ruleset
-from matches.engine.rulesets import OUTSPELL_VALUES, STANDARD_LETTERS
+from engine import RULESETS, UnknownRuleset, get_ruleset
+from engine.rulesets import OUTSPELL_VALUES, STANDARD_LETTERS
 
 
 def test_the_three_rulesets() -> None:

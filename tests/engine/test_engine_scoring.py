@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matches.engine import PlacedTile, Play, score_play
+from engine import PlacedTile, Play, score_play
 from tests.engine.helpers import board_with, game_with, play
 
 ENABLE_LIKE = frozenset({"AT", "TA", "TAX", "XI", "CAT", "CATS", "QUIZ", "ZA", "RETINAS"})

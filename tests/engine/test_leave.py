@@ -1,4 +1,4 @@
-"""Rack leave (``matches.engine.leave``, ``leave_train``) and Hard, which chooses by it: the
+"""Rack leave (``engine.leave``, ``leave_train``) and Hard, which chooses by it: the
 table's command is deterministic from its seed, Hard is never worse than greedy where
 greedy's choice leaves a worse rack, it takes care once the bag is empty, and it never
 reads the opponent's rack."""
@@ -14,13 +14,13 @@ from dataclasses import replace
 
 import pytest
 
+from engine import Game, LegalMove, best_play, legal_plays
+from engine.computer import GREEDY, HARD, SeatPosition, choose_move, kept_tiles
+from engine.leave import LeaveTable, leave_features, leave_table, table_path
+from engine.leave_train import fit, main, train
+from engine.selfplay import seat_position
+from engine.tiles import DrawStream
 from lexicon.lexicon import Lexicon
-from matches.engine import Game, LegalMove, best_play, legal_plays
-from matches.engine.computer import GREEDY, HARD, SeatPosition, choose_move, kept_tiles
-from matches.engine.leave import LeaveTable, leave_features, leave_table, table_path
-from matches.engine.leave_train import fit, main, train
-from matches.engine.selfplay import seat_position
-from matches.engine.tiles import DrawStream
 from tests.engine.helpers import game_with
 
 

@@ -23,8 +23,7 @@ from itertools import combinations, product
 
 import pytest
 
-from lexicon.lexicon import Lexicon, get_lexicon
-from matches.engine import (
+from engine import (
     BLANK,
     Board,
     Game,
@@ -43,8 +42,9 @@ from matches.engine import (
     ranked,
     word_graph,
 )
-from matches.engine.randomplay import AnagramIndex, random_move
-from matches.engine.scoring import evaluate_play
+from engine.randomplay import AnagramIndex, random_move
+from engine.scoring import evaluate_play
+from lexicon.lexicon import Lexicon, get_lexicon
 from tests.depth import repetitions
 from tests.engine.helpers import game_with
 

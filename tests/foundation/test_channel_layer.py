@@ -1,7 +1,7 @@
 """The channel layer is channels-redis's own, as shipped (wordduel/settings.py), against the
 real Redis: a group's messages arrive whole and in order in every process, a worker thread
 publishes through the public ``group_send``, and capacity, group expiry and a cancelled
-receive behave as the news (matches/broadcast.py) relies on."""
+receive behave as the news (matches/live/broadcast.py) relies on."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from django.conf import settings
 from redis import asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from matches.events import SIGN_OUTS_GROUP, publish_sign_out_on_commit
+from matches.live.news import SIGN_OUTS_GROUP, publish_sign_out_on_commit
 
 
 def _prefix(suffix: str) -> str:
@@ -168,7 +168,7 @@ async def test_a_receive_cancelled_loses_nothing() -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_sign_out_published_from_a_worker_thread_reaches_a_listener() -> None:
-    """The sign-out's publication (matches/events.py) from a thread with no event loop, as
+    """The sign-out's publication (matches/live/news.py) from a thread with no event loop, as
     an after-commit hook in a worker thread makes it, through the settings' layer."""
     layer = get_channel_layer()
     channel = await layer.new_channel()

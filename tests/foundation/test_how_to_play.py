@@ -16,8 +16,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from engine import Game, Pass, WordScore, get_ruleset, play_from_gcg
 from lexicon.lexicon import get_lexicon
-from matches.engine import Game, Pass, WordScore, get_ruleset, play_from_gcg
 from wordduel import guide
 
 pytestmark = pytest.mark.django_db

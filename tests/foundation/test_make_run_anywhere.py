@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
+from engine import Board, get_ruleset, legal_plays
 from lexicon.lexicon import get_lexicon
-from matches.engine import Board, get_ruleset, legal_plays
 from tests.processes import spawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]

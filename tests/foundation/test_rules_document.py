@@ -26,8 +26,8 @@ from django.conf import settings
 from accounts import models as account_models
 from accounts import ratelimit
 from accounts import views as account_views
-from matches import consumers
-from matches.engine import errors as engine_errors
+from engine import errors as engine_errors
+from matches.live import consumer as consumers
 from matches.services import errors as service_errors
 from wordduel import text as wordduel_text
 
@@ -91,7 +91,7 @@ SOCKET_TEXTS = frozenset({"RequestIdTaken", "SeatUnavailable"})
 #: so does an entry here that no longer occurs.
 FORWARDED: dict[tuple[str, str], tuple[tuple[str, str, str], ...]] = {
     # NotAWord builds its own text from the word (checked per class below).
-    ("matches.engine.scoring", "word"): (),
+    ("engine.scoring", "word"): (),
     # The bag's refusals of a malformed value.
     ("matches.services.bag", "reason"): (
         ("matches.services.bag", "contribution_refusal", "return"),
@@ -103,16 +103,14 @@ FORWARDED: dict[tuple[str, str], tuple[tuple[str, str, str], ...]] = {
     # A display name refused on the profile page, and why.
     ("accounts.services", "refusal"): (("accounts.names", "display_name_refusal", "return"),),
     # An unknown ruleset: UnknownRuleset's own text, raised by get_ruleset.
-    ("matches.services.fixtures", "str(error)"): (
-        ("matches.engine.rulesets", "get_ruleset", "raise"),
-    ),
+    ("matches.services.fixtures", "str(error)"): (("engine.rulesets", "get_ruleset", "raise"),),
     # One practice match too many.
     ("practice.services", "unfinished_practice_message(limit)"): (
         ("practice.services", "unfinished_practice_message", "return"),
     ),
     # An unknown level of the computer, or a vocabulary cap out of range.
     ("practice.services", "str(error)"): (
-        ("matches.engine.computer", "get_level", "raise"),
+        ("engine.computer", "get_level", "raise"),
         ("lexicon.difficulty", "check_cap", "raise"),
     ),
 }

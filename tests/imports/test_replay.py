@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from engine import Board, GcgError, PlacedTile, get_ruleset, parse_gcg, score_play
+from engine.gcg import play_from_gcg
 from imports.replay import MAX_TURNS, build_replay
 from imports.schemas import Replay
 from lexicon.lexicon import Lexicon, get_lexicon
-from matches.engine import Board, GcgError, PlacedTile, get_ruleset, parse_gcg, score_play
-from matches.engine.gcg import play_from_gcg
 from tests.depth import QUICK
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gcg"

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
+from engine import Game, Move, get_ruleset, move_from_dict
 from lexicon.lexicon import get_lexicon
-from matches import position, services
-from matches.engine import Game, Move, get_ruleset, move_from_dict
+from matches import services
+from matches import stored_game as position
 from matches.integrity import match_problems
 from matches.models import Match, Seat
 
@@ -73,7 +74,7 @@ def commit_now(
 
 
 def game_of(match: Match) -> Game:
-    """The match's game at its stored position (matches/position.py), read afresh."""
+    """The match's game at its stored position (matches/stored_game.py), read afresh."""
     match.refresh_from_db()
     return position.game_of(match, list(match.seats.order_by("position")))
 

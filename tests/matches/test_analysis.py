@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from accounts.models import Member
 from analysis.models import BestPlay
+from engine import Board, PlacedTile, Play, get_ruleset
+from engine.movegen import best_play, legal_plays
 from lexicon.lexicon import get_lexicon
-from matches.engine import Board, PlacedTile, Play, get_ruleset
-from matches.engine.movegen import best_play, legal_plays
 from matches.models import Match, Turn
 from matches.visibility import exports
 from matches.visibility.analysis import turn_analysis

@@ -22,9 +22,9 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from accounts.models import Member
+from engine import Game, get_ruleset, replay
 from lexicon.lexicon import get_lexicon
 from matches import services
-from matches.engine import Game, get_ruleset, replay
 from matches.models import Match, Seat, Turn
 from matches.records import move_of, salt_of, verify_bag
 from tests.matches.helpers import commit_move, game_of

@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 
 from matches import services
-from matches.events import match_group, news_items
+from matches.live.news import match_group, news_items
 from matches.models import Match, Seat, Turn
 from tests.matches.helpers import commit_now
 

@@ -23,7 +23,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
-from matches.events import match_group, news_items
+from matches.live.news import match_group, news_items
 from matches.models import Match
 from tests.processes import spawn
 

@@ -14,10 +14,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from matches import visibility
-from matches.computer import NotComputersTurn, computer_move, position_from_view
 from matches.models import Match, Seat
-from matches.position import position_state
 from matches.schemas import MatchView
+from matches.stored_game import position_state
+from practice.opponent import NotComputersTurn, computer_move, position_from_view
 from tests.matches.helpers import commit_move, game_of, opening_play, rack_of
 
 pytestmark = pytest.mark.django_db

@@ -21,8 +21,8 @@ from django.utils import timezone
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
 from matches import services
+from matches.live.protocol import MAX_FRAME_BYTES
 from matches.models import Match, Turn
-from matches.protocol import MAX_FRAME_BYTES
 from tests.matches.test_ws_helpers import (
     Opener,
     Socket,

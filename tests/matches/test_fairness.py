@@ -24,10 +24,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Member
+from engine import format_gcg, parse_gcg
 from imports.services import import_game
 from matches import visibility
 from matches.chain import canonical_json, chain_hashes, public_record, record_hash
-from matches.engine import format_gcg, parse_gcg
 from matches.integrity import match_problems
 from matches.models import Match, Turn
 from matches.offline_check import check

@@ -15,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Member
+from engine import get_ruleset
 from matches import visibility
-from matches.engine import get_ruleset
 from matches.models import Match, Seat
 from tests.matches.api_schema import answer_conforms
 from tests.matches.helpers import commit_now, opening_play, rack_of

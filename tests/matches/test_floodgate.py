@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matches.floodgate import FloodGate, Verdict
+from matches.live.floodgate import FloodGate, Verdict
 
 
 class Clock:

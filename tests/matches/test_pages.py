@@ -629,7 +629,7 @@ def test_the_page_scan_sees_a_rack_rendered_one_element_per_tile(live_match, mak
 def test_a_one_tile_play_down_a_column_is_shown_down_the_column(live_match, alice, bob) -> None:
     """The move log keeps each word's GCG position; a one-tile play whose only word runs
     down is listed at its column-first position (``H8``), not guessed as an across play."""
-    from matches.engine import Pass, Play, legal_moves
+    from engine import Pass, Play, legal_moves
 
     commit_move(
         match_id=live_match.id, member=alice, move={"kind": "pass"}, against_turn=0, client_id="a"

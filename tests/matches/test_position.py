@@ -1,4 +1,4 @@
-"""A match keeps its position once (matches/position.py), and migration 0008 converts the old.
+"""A match keeps its position once (matches/stored_game.py), and migration 0008 converts the old.
 
 The stored position is exactly the replay of the match's log without the history; a commit
 reads no earlier turn; and matches stored in format 1 (the whole game, history and all)
@@ -18,12 +18,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Member
+from engine import Game
 from matches import services
-from matches.engine import Game
 from matches.integrity import match_problems
 from matches.models import Match, Seat
-from matches.position import POSITION_FORMAT, game_of, position_state
 from matches.records import replayed_game, verify_bag
+from matches.stored_game import POSITION_FORMAT, game_of, position_state
 from tests.matches.test_records import play_out
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_a_game_resumed_from_a_position_plays_on_like_the_whole_game(
     seats = _seats(match)
     resumed = game_of(match, seats)
     whole = replayed_game(match, seats, list(match.turns.order_by("number")))
-    from matches.engine import Pass
+    from engine import Pass
 
     after_resumed = resumed.apply(Pass(), player=resumed.to_move, lexicon=None)
     after_whole = whole.apply(Pass(), player=whole.to_move, lexicon=None)

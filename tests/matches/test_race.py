@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 import pytest
 from channels.db import database_sync_to_async
 
+from engine import Pass
 from matches import services
-from matches.engine import Pass
 from matches.models import Match, Turn
 from tests.depth import repetitions
 from tests.matches.test_ws_helpers import (

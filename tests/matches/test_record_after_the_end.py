@@ -21,10 +21,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Member
+from engine import Game, parse_gcg
+from engine.gcg import END_RACK, EXCHANGE, PLAY
 from imports.services import import_game
 from matches import services
-from matches.engine import Game, parse_gcg
-from matches.engine.gcg import END_RACK, EXCHANGE, PLAY
 from matches.models import Match, Turn
 from matches.records import move_of, salt_of
 from tests.matches.test_api import _get

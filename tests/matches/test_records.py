@@ -16,9 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Member
-from lexicon.lexicon import Lexicon, get_lexicon
-from matches import services
-from matches.engine import (
+from engine import (
     Game,
     export_gcg,
     get_ruleset,
@@ -26,8 +24,10 @@ from matches.engine import (
     verify_record,
     verify_records,
 )
-from matches.engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
-from matches.engine.randomplay import AnagramIndex, random_move
+from engine.gcg import END_RACK, EXCHANGE, PASS, PLAY
+from engine.randomplay import AnagramIndex, random_move
+from lexicon.lexicon import Lexicon, get_lexicon
+from matches import services
 from matches.models import Match, Turn
 from tests.depth import QUICK
 from tests.matches.helpers import commit_move, game_of, title_of

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from matches.engine import get_ruleset
+from engine import get_ruleset
 from matches.models import Match, Seat
 from matches.visibility import payloads
 from tests.depth import QUICK

@@ -16,6 +16,8 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import Board, NotAWord, PlacedTile, get_ruleset
+from engine.scoring import evaluate_play
 from lexicon.checker import (
     MAX_QUERY_LENGTH,
     MAX_WORDS,
@@ -25,8 +27,6 @@ from lexicon.checker import (
     parse_words,
 )
 from lexicon.lexicon import get_lexicon
-from matches.engine import Board, NotAWord, PlacedTile, get_ruleset
-from matches.engine.scoring import evaluate_play
 from tests.depth import repetitions
 from tests.matches.api_schema import answer_conforms
 

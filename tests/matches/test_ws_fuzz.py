@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, event, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
+from engine import Game, MoveError, move_from_dict
 from lexicon.lexicon import Lexicon, get_lexicon
-from matches.engine import Game, MoveError, move_from_dict
+from matches.live.protocol import COMMIT_TYPES, MAX_FRAME_BYTES
 from matches.models import Match
-from matches.protocol import COMMIT_TYPES, MAX_FRAME_BYTES
 from tests.depth import repetitions
 from tests.matches.test_ws_helpers import (
     Opener,

@@ -27,12 +27,12 @@ from django.test import Client
 from pydantic import TypeAdapter, ValidationError
 
 from accounts.models import Member
+from engine import BLANK, Game, get_ruleset
+from engine.randomplay import AnagramIndex, find_play, random_move
 from lexicon.lexicon import get_lexicon
 from matches import schemas, services
-from matches.engine import BLANK, Game, get_ruleset
-from matches.engine.randomplay import AnagramIndex, find_play, random_move
 from matches.models import Match, Seat, Turn
-from matches.position import game_of as position_game_of
+from matches.stored_game import game_of as position_game_of
 from wordduel.asgi import application
 
 ORIGIN = (b"origin", b"http://testserver")
@@ -313,7 +313,7 @@ def racks_ever_held(match_id: int, position: int) -> set[str]:
 
 
 def stored_game(match: Match) -> Game:
-    """The match's game at its stored position (matches/position.py)."""
+    """The match's game at its stored position (matches/stored_game.py)."""
     return position_game_of(match, list(match.seats.order_by("position")))
 
 

@@ -16,8 +16,10 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import TypeAdapter
 
-from matches import consumers, protocol, schemas
-from matches.engine import errors
+from engine import errors
+from matches import schemas
+from matches.live import consumer as consumers
+from matches.live import protocol
 from matches.management.commands.protocol_schema import protocol_document
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"

@@ -11,10 +11,10 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from matches.clock import start_in_process_clock
 from matches.models import Match
 from notifications.models import Delivery, Notice
 from tests.notifications.conftest import text_of, to
+from wordduel.in_process_clock import start_in_process_clock
 
 # The clock thread has a connection of its own: it must see committed rows.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 
 from matches import visibility
-from matches.computer import computer_move
 from matches.models import CommitReceipt, Match, Turn
 from practice.models import ComputerOpponent
+from practice.opponent import computer_move
 from practice.services import PracticeRefused, computer_member, set_level, start_practice
 from practice.tasks import run_computer_turn
 from tests.matches.helpers import assert_tiles_conserved, commit_move

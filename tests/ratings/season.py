@@ -9,12 +9,12 @@ from typing import Any
 import time_machine
 
 from accounts.models import Member
+from engine import Pass
+from engine.movegen import best_play, legal_moves
 from lexicon.lexicon import get_lexicon
 from matches import services
-from matches.engine import Pass
-from matches.engine.movegen import best_play, legal_moves
 from matches.models import Match, Seat
-from matches.position import game_of
+from matches.stored_game import game_of
 from tests.matches.helpers import commit_now
 
 _ids = itertools.count()

@@ -27,12 +27,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from accounts.models import Member
+from engine import get_ruleset
+from engine.randomplay import random_move
 from lexicon.lexicon import get_lexicon
-from matches.engine import get_ruleset
-from matches.engine.randomplay import random_move
 from matches.models import Match, Seat, Turn
-from matches.position import game_of
 from matches.services.errors import RESYNC_CODES
+from matches.stored_game import game_of
 from tests.matches.test_ws_helpers import anagram_index, move_frame
 from tests.reliability.harness import ORIGIN
 

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from autobahn.exception import Disconnected as SocketClosed
 
-from matches.consumers import MatchConsumer
+from matches.live.consumer import MatchConsumer
 from matches.models import Turn
 from matches.schemas import ErrorFrame
 from tests.matches.test_ws_helpers import move_frame, seeded_match, session_cookie

@@ -18,7 +18,7 @@ import asyncio
 
 import pytest
 
-from matches.broadcast import CLOSE_NEWS_LOST
+from matches.live.broadcast import CLOSE_NEWS_LOST
 from matches.models import Match, Turn
 from tests.matches.test_ws_helpers import move_frame, seeded_match, session_cookie
 from tests.reliability.clients import (

@@ -17,7 +17,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from matches.engine.randomplay import random_move
+from engine.randomplay import random_move
 from tests.matches.test_ws_helpers import anagram_index, current_game, move_frame
 from tests.season.world import PATIENCE, Member, World
 

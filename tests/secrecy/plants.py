@@ -157,7 +157,7 @@ def install(channel: str, spelling: str, secrets: Secrets, monkeypatch: Any, mat
         )
         return answers_rewritten(path, lambda text: json_leak(text, secrets, spelling))
     if channel == "socket":
-        from matches import consumers
+        from matches.live import consumer as consumers
 
         encode = consumers.encode
         monkeypatch.setattr(

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from engine import game as engine_game
+from engine.tiles import DrawStream
 from matches import models as match_models
-from matches.engine import game as engine_game
-from matches.engine.tiles import DrawStream
 from matches.models import Match
 from matches.services import lifecycle
 

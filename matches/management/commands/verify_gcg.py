@@ -1,6 +1,6 @@
 """``manage.py verify_gcg [--ruleset classic] [--no-lexicon] FILE...``: re-score GCG records.
 
-A thin shell over ``matches.engine.verify_records``: prints each mismatch (a play's score, or
+A thin shell over ``engine.verify_records``: prints each mismatch (a play's score, or
 a cumulative total that is not the player's running total), then as the last line
 ``N games, M plays, K mismatches``; exits 1 when anything disagreed or could not be read.
 """
@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from engine import RULESETS, UnknownRuleset, get_ruleset, verify_records
 from lexicon.lexicon import get_lexicon
-from matches.engine import RULESETS, UnknownRuleset, get_ruleset, verify_records
 
 
 class Command(BaseCommand):

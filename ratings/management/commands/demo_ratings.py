@@ -4,7 +4,7 @@ Run after ``manage.py demo`` (``make run`` does). Three double round robins, pla
 the past weeks through the same services as live play (each move a commit, made at its
 moment with the service's ``now``), so every result moves the ratings exactly as a live
 one does; then an upcoming rated league, seeded by the ratings that produced. The moves are
-the engine's random player's (``matches.engine.randomplay``: a legal play from the mover's
+the engine's random player's (``engine.randomplay``: a legal play from the mover's
 own rack, now and then a swap or a pass), from a fixed seed.
 """
 
@@ -22,12 +22,12 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from accounts.models import Member
+from engine import Game
+from engine.randomplay import AnagramIndex, random_move
 from lexicon.lexicon import get_lexicon
 from matches import services
-from matches.engine import Game
-from matches.engine.randomplay import AnagramIndex, random_move
 from matches.models import Match, Seat
-from matches.position import game_of
+from matches.stored_game import game_of
 from ratings.models import RatingChange
 
 PLAYERS = ("alice", "bob", "carol", "dave")

@@ -4,7 +4,7 @@ Strong programs (Quackle, Macondo) choose by score plus the value of the leave. 
 here is a small linear model, robust at a small sample: a weight per tile kept (its first
 copy), a weight per extra copy of a tile (duplicates clog a rack), a weight per balance of
 vowels and consonants kept, and a Q-with-U synergy. The weights are fitted by ridge
-regression to the project's own self-play (``matches.engine.leave_train``): for each move
+regression to the project's own self-play (``engine.leave_train``): for each move
 with tiles still to draw, the features of the leave against the points the same player
 scored on their next turn, less the average. A table is plain data, shipped as JSON in
 ``matches/engine/data/leaves-<ruleset>.json``; features without data weigh nothing.
@@ -103,6 +103,6 @@ def leave_table(ruleset: str) -> LeaveTable:
     if not path.exists():
         raise FileNotFoundError(
             f"no leave table at {path}: make it with "
-            f"python -m matches.engine.leave_train --ruleset {ruleset} --out {path}"
+            f"python -m engine.leave_train --ruleset {ruleset} --out {path}"
         )
     return LeaveTable.from_json(json.loads(path.read_text(encoding="utf-8")))

@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from matches.engine import Move, Pass, Play, Swap
+from engine import Move, Pass, Play, Swap
 from matches.schemas import (
     MAX_CLIENT_ID_LENGTH,
     MAX_FRAME_BYTES,

@@ -1,6 +1,6 @@
-"""Fit a rack-leave table from the project's own self-play (see :mod:`matches.engine.leave`).
+"""Fit a rack-leave table from the project's own self-play (see :mod:`engine.leave`).
 
-    python -m matches.engine.leave_train --ruleset classic --seed 1 --games 200 \\
+    python -m engine.leave_train --ruleset classic --seed 1 --games 200 \\
         --out matches/engine/data/leaves-classic.json
 
 Both seats play a lightly exploring greedy level (uniformly among the three best plays

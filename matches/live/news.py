@@ -140,7 +140,7 @@ PUBLISH_ATTEMPTS = 2
 
 
 #: Every web process with a signed-in socket listens here (one subscription per process,
-#: :mod:`matches.broadcast`). Sign-outs are rare: each goes to every such process, which
+#: :mod:`matches.live.broadcast`). Sign-outs are rare: each goes to every such process, which
 #: hands it to that member's sockets.
 SIGN_OUTS_GROUP = "members.sign-outs"
 

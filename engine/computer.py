@@ -8,7 +8,7 @@ board and its rack) are the one thing it works out, as a player at the table can
 
 Easy picks among a wide group of good plays, Normal among a smaller, stronger group, Greedy
 (the bench's reference) the highest-scoring, and Hard by score plus rack leave
-(:mod:`matches.engine.leave`), the way Quackle and Macondo choose: it weighs each play and
+(:mod:`engine.leave`), the way Quackle and Macondo choose: it weighs each play and
 each swap by its points and what the tiles it keeps are worth to its next turn, and once
 the bag is empty (the unseen tiles then being the opponent's rack, as anyone at the table
 can count) by going out and the tiles it would be left holding. A vocabulary (Word Skill's

@@ -5,9 +5,9 @@ from :mod:`matches.visibility` (``access_match`` decides who may watch and reads
 as one moment); every change goes through :mod:`matches.services`, run in a worker thread so
 the event loop never waits on the database and no row lock is ever held across a send. News
 (a rack included) arrives through the process's one subscription per match
-(:mod:`matches.broadcast`); the socket has no channel-layer channel of its own.
+(:mod:`matches.live.broadcast`); the socket has no channel-layer channel of its own.
 
-Frames are counted as they arrive (:mod:`matches.floodgate`) and answered in order, one at a
+Frames are counted as they arrive (:mod:`matches.live.floodgate`) and answered in order, one at a
 time, by the connection's own worker task. A client address (an IPv6 client's /64) holds a
 slot per open socket, counted across every web process, and its new sockets and ``sync``
 frames a minute are counted there too.
@@ -15,7 +15,7 @@ frames a minute are counted there too.
 A signed-in socket stands only while the session it connected with does, and, if it was a
 club member's, while they still are one: checked in the worker thread of every request,
 before a rack is relayed, and at once when the member's sign-out arrives (the process's one
-subscription to them, :mod:`matches.broadcast`), which holds the socket's news until the
+subscription to them, :mod:`matches.live.broadcast`), which holds the socket's news until the
 check is done. Once either has ended, the socket says why (``signed_out`` or
 ``membership_ended``) and closes (4401).
 """
@@ -40,9 +40,8 @@ from django.db import close_old_connections
 from accounts import ratelimit
 from accounts.sessions import SignedInCheck
 from matches import services, visibility
-from matches.broadcast import CLOSE_NEWS_LOST, news_for
-from matches.events import PrivateNews, PublicNews, SignedOut, session_digest
-from matches.floodgate import (
+from matches.live.broadcast import CLOSE_NEWS_LOST, news_for
+from matches.live.floodgate import (
     Admission,
     FloodGate,
     SyncAllowance,
@@ -52,7 +51,8 @@ from matches.floodgate import (
     socket_slots,
     sync_allowed,
 )
-from matches.protocol import CommitRequest, ProtocolError, Request, move_of, parse_frame
+from matches.live.news import PrivateNews, PublicNews, SignedOut, session_digest
+from matches.live.protocol import CommitRequest, ProtocolError, Request, move_of, parse_frame
 from matches.schemas import (
     AcceptedAck,
     ErrorFrame,
@@ -566,7 +566,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_SIGNED_OUT)
 
     def signed_out(self, message: SignedOut) -> None:
-        """A sign-out of this socket's member (from :mod:`matches.broadcast`, which calls
+        """A sign-out of this socket's member (from :mod:`matches.live.broadcast`, which calls
         every one of the member's sockets in one step): hold the news from now on, and check
         the session and membership in a task of its own; a sign-out of this very session
         (``session``) closes at once."""
@@ -597,7 +597,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return bool(self.checks or self.flushing or self.held)
 
     async def match_public(self, message: PublicNews) -> None:
-        """A public event of this match (from :mod:`matches.broadcast`): relay its frame."""
+        """A public event of this match (from :mod:`matches.live.broadcast`): relay its frame."""
         if message["match_id"] != self.match_id or self.ended:
             return
         if self._holding_news():

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from matches.engine import Board, Game
-from matches.engine.game import EndAdjustment
-from matches.engine.tiles import DrawStream
+from engine import Board, Game
+from engine.game import EndAdjustment
+from engine.tiles import DrawStream
 from matches.models import Match, Seat
 
 #: ``game_state["format"]`` of a position (format 1 was the whole game with its history,

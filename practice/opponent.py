@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
+from engine import get_ruleset
+from engine.computer import Choice, Level, SeatPosition, choose_move
 from lexicon.difficulty import HARDEST, check_cap, word_difficulty
 from lexicon.lexicon import get_lexicon
-from matches.engine import get_ruleset
-from matches.engine.computer import Choice, Level, SeatPosition, choose_move
 from matches.schemas import MatchView
 
 
