@@ -74,7 +74,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	DEBUG=1 $(BIN)/mypy wordduel accounts lexicon matches ratings imports notifications practice analysis vacations challenges
+	DEBUG=1 $(BIN)/mypy common engine wordduel accounts lexicon matches tournaments ratings imports notifications practice analysis vacations challenges
 
 # The fast loop: lint, types, and every test that needs neither a browser nor fault
 # injection, at the quick depth (fewer repetitions of the randomised ones), on both cores.

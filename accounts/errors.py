@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from matches.services.errors import ServiceError
+from common.errors import ServiceError
 
 
 class SignUpRefused(ServiceError):

@@ -7,9 +7,10 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
-from accounts import emails, ratelimit
+from accounts import emails
 from accounts.models import BIO_LENGTH, Club, Member
 from accounts.services import MAX_INVITATION_USES
+from common.addresses import client_address
 
 
 class SignUpForm(UserCreationForm):
@@ -82,6 +83,6 @@ class VerifiedEmailPasswordResetForm(PasswordResetForm):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         request = kwargs.get("request")
-        client = ratelimit.client_address(request) if request is not None else "unknown"
+        client = client_address(request) if request is not None else "unknown"
         if emails.may_send_reset(address=self.cleaned_data["email"], client=client):
             super().save(*args, **kwargs)

@@ -17,13 +17,12 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from accounts import ratelimit
+from common.addresses import client_address
 
 
 def address_locked(request: HttpRequest) -> bool:
     """Whether the request's client address has spent its failed sign-ins."""
-    return ratelimit.spent(
-        ratelimit.sign_in_failures_per_address(), ratelimit.client_address(request)
-    )
+    return ratelimit.spent(ratelimit.sign_in_failures_per_address(), client_address(request))
 
 
 class AddressLockoutBackend:
@@ -43,4 +42,4 @@ def count_failure_per_address(
     sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
 ) -> None:
     if request is not None:
-        ratelimit.allow(ratelimit.sign_in_failures_per_address(), ratelimit.client_address(request))
+        ratelimit.allow(ratelimit.sign_in_failures_per_address(), client_address(request))

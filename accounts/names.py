@@ -18,7 +18,7 @@ from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data
 
-from wordduel.text import is_one_line
+from common.text import is_one_line
 
 #: The longest display name (also the model's limit).
 DISPLAY_NAME_LENGTH = 40

@@ -11,10 +11,8 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest
 
 
 @dataclass(frozen=True)
@@ -40,12 +38,6 @@ def sign_in_failures_per_address() -> Limit:
         int(settings.AXES_COOLOFF_TIME.total_seconds()),
         "Too many failed sign-ins from this address.",
     )
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address: the peer's, or (``TRUSTED_PROXY_COUNT``) the one our proxies
-    put in X-Forwarded-For; never what a client wrote there itself."""
-    return get_client_ip_address(request) or "unknown"
 
 
 def address_scope(address: str) -> str:

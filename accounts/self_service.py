@@ -19,8 +19,8 @@ from django.views.decorators.http import require_POST
 from accounts import emails, services
 from accounts.forms import DeleteAccountForm, EmailForm, ProfileForm
 from accounts.models import Member
+from common.errors import ServiceError
 from matches.models import Seat
-from matches.services.errors import ServiceError
 
 
 def _time_zone_of(member: Member) -> str:

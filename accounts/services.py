@@ -166,12 +166,12 @@ def membership_remove(
     """Take an approved member out of the club: they keep their account and records but no
     longer see members-only matches, sit or appear in pickers, and their open sockets close
     once it commits. Every fixture of theirs not yet over is settled as RULES.md section 3
-    says (``matches.services.organising.member_withdraw``): the ``substitute`` takes their
+    says (``tournaments.services.organising.member_withdraw``): the ``substitute`` takes their
     seats in fixtures not yet kicked off; otherwise such a fixture is cancelled; a live match
     is lost (never handed over). Refused to an organiser who plays in one of those fixtures.
     Locks the member, then each of their fixtures; one transaction, so a refusal changes
     nothing."""
-    from matches.services.organising import member_withdraw  # noqa: PLC0415
+    from tournaments.services.organising import member_withdraw  # noqa: PLC0415
 
     require_organiser(organiser)
     if member_id == organiser.pk:

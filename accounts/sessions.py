@@ -31,8 +31,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from common.model_rows import instance_of, select_list
 from matches.live.news import publish_sign_out_on_commit
-from wordduel.model_rows import instance_of, select_list
 
 #: The backends whose ``get_user`` depends on the member's row alone, so that Django's answer
 #: for an unchanged session row and member row is the answer it gave before.

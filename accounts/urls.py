@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import organiser_views, self_service, sessions, views
+from accounts import self_service, sessions, views
 from accounts.forms import VerifiedEmailPasswordResetForm
 
 app_name = "accounts"
@@ -63,12 +63,4 @@ urlpatterns = [
         name="password-reset-complete",
     ),
     # Organisers: sign-ups, members, how people join, invitation links.
-    path("members/", organiser_views.members, name="members"),
-    path("members/decide/", organiser_views.decide, name="decide"),
-    path("members/remove/", organiser_views.remove, name="remove"),
-    path("members/<int:member_id>/remove/", organiser_views.confirm_remove, name="confirm-remove"),
-    path("members/reinstate/", organiser_views.reinstate, name="reinstate"),
-    path("members/sign-up/", organiser_views.set_sign_up, name="set-sign-up"),
-    path("invitations/new/", organiser_views.create_invitation, name="create-invitation"),
-    path("invitations/revoke/", organiser_views.revoke_invitation, name="revoke-invitation"),
 ]

@@ -20,7 +20,8 @@ from django.views.decorators.http import require_POST
 from accounts import emails, ratelimit, services
 from accounts.forms import SignUpForm
 from accounts.models import ORGANISER_PERMISSION, Club, Member
-from matches.services.errors import ServiceError
+from common.addresses import client_address
+from common.errors import ServiceError
 
 LOCKED_OUT = (
     "Too many failed sign-ins for this account or from this address. Wait {minutes} minutes, "
@@ -41,9 +42,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     club = Club.current()
     context: dict[str, Any] = {"club": club, "invite": invite}
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and not ratelimit.allow(
-        ratelimit.SIGN_UP, ratelimit.client_address(request)
-    ):
+    if request.method == "POST" and not ratelimit.allow(ratelimit.SIGN_UP, client_address(request)):
         messages.error(request, ratelimit.SIGN_UP.message)
         return render(
             request, "accounts/sign_up.html", {**context, "form": SignUpForm()}, status=429

@@ -10,6 +10,8 @@ change; two viewers asking at once both compute and the first row written stays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from analysis.models import BestPlay
 from engine import Board, PlacedTile, get_ruleset
 from engine.movegen import best_play, legal_plays
@@ -18,7 +20,7 @@ from matches.models import Match, Turn
 from matches.schemas import WordView
 
 
-def best_play_of(match: Match, turns: list[Turn], index: int) -> BestPlay:
+def best_play_of(match: Match, turns: Sequence[Turn], index: int) -> BestPlay:
     """The best play from the rack of ``turns[index]`` on the board the turns before it left.
 
     ``turns`` is the match's whole log in order (as ``MatchAccess.turns``).

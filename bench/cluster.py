@@ -431,9 +431,9 @@ def live_matches(count: int, *, prefix: str) -> list[dict[str, Any]]:
     """
     from django.db import transaction
 
-    from matches import services
     from matches.models import Match
     from matches.stored_game import game_of
+    from tournaments import services as organising
 
     boss = organiser()
     players = members(2 * count, prefix)
@@ -441,7 +441,7 @@ def live_matches(count: int, *, prefix: str) -> list[dict[str, Any]]:
     created = []
     with transaction.atomic():  # one commit for them all: setting up is not measured
         for index in range(count):
-            match = services.create_fixture(
+            match = organising.create_fixture(
                 organiser=boss,
                 name=f"bench {prefix} {index}",
                 first=players[2 * index],

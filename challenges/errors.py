@@ -3,7 +3,7 @@ a stable ``code``, an HTTP ``status``, the rule's words as the message."""
 
 from __future__ import annotations
 
-from matches.services.errors import ServiceError
+from common.errors import ServiceError
 
 
 class InvalidChallenge(ServiceError):

@@ -20,6 +20,8 @@ from django.db import transaction
 from accounts.models import Member
 from challenges.errors import ChallengeUnavailable, InvalidChallenge, RematchUnavailable
 from challenges.models import Challenge, RematchOffer, challenge_expiry
+from common.errors import NotAllowed, SignInRequired
+from common.events import FixtureScheduled, emit
 from engine.rulesets import RULESETS
 from matches import visibility
 from matches.live.news import Event, PrivateEvent, publish_on_commit
@@ -28,10 +30,10 @@ from matches.services import create_match
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.creation import NAME_LENGTH
-from matches.services.errors import MembershipRequired, NotAllowed, SignInRequired
+from matches.services.errors import MembershipRequired
 from matches.services.lifecycle import after_seating, apply_deadlines
 from matches.visibility.access import is_club_member
-from notifications import friendlies, notices
+from notifications import friendlies
 
 #: A member may have this many challenges open (posted, not accepted, withdrawn or expired).
 MAX_OPEN_CHALLENGES = 5
@@ -336,7 +338,7 @@ def _start_rematch(
     offer.rematch = rematch
     offer.save(update_fields=["status", "decided_at", "rematch"])
     if offer.offered_by_id != first.pk:  # (First hears "your move", as always)
-        notices.fixture_scheduled(rematch.id, [offer.offered_by_id])
+        emit(FixtureScheduled(match_id=rematch.id, member_ids=(offer.offered_by_id,)))
     publish_on_commit(events)
     _tell_players(match, seats, offer)
     return RematchState(offer, rematch)

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from challenges import selectors, services
 from challenges.forms import ChallengeForm
 from challenges.models import CHALLENGE_LIFETIME
-from matches.services.errors import ServiceError
+from common.errors import ServiceError
 from matches.visibility.access import is_club_member
 
 

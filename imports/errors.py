@@ -6,7 +6,7 @@ a match's. A refusal changes nothing. ``line`` is the record's line at fault, wh
 
 from __future__ import annotations
 
-from matches.services.errors import NotAllowed, ServiceError
+from common.errors import NotAllowed, ServiceError
 
 
 class ImportRefused(ServiceError):

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from accounts import ratelimit
 from accounts.models import Member
+from common.errors import SignInRequired
 from engine import GcgError, GcgRecord, Ruleset, UnknownRuleset, get_ruleset, parse_gcg
 from imports.errors import (
     ImportedGameMissing,
@@ -42,7 +43,6 @@ from imports.models import ImportedGame
 from imports.replay import build_replay
 from imports.schemas import Replay
 from lexicon.lexicon import Lexicon, UnknownLexicon, available_lexicons, get_lexicon
-from matches.services.errors import SignInRequired
 from matches.visibility.access import is_club_member
 
 logger = logging.getLogger(__name__)

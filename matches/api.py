@@ -21,7 +21,7 @@ from ninja.security import APIKeyCookie
 from ninja.utils import check_csrf
 from pydantic import ValidationError as InvalidBody
 
-from matches import services, standings, visibility
+from matches import services, visibility
 from matches.models import Match, Tournament
 from matches.schemas import (
     ApiError,
@@ -33,6 +33,7 @@ from matches.schemas import (
     Status,
     TournamentStandings,
 )
+from tournaments import standings
 
 MAX_LIMIT = 200
 DEFAULT_LIMIT = 50

@@ -1,5 +1,4 @@
-"""Read-only queries behind the pages: which matches a list holds, and tournament standings
-(computed in :mod:`matches.standings`, re-exported here).
+"""Read-only queries behind the pages: which matches a list holds.
 
 Selectors choose rows; :mod:`matches.visibility` decides who may see them and turns each
 into what a page shows. Nothing here writes, and nothing here reads a hidden field.
@@ -13,10 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import F, QuerySet
 
-from matches import visibility
-from matches.models import Match, Tournament
-from matches.standings import Standing, standings
-from vacations.pauses import effective_turn_deadline
+from matches import away, visibility
+from matches.models import Match
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -85,7 +82,7 @@ def my_match_lines(member: Member) -> list[MyMatchLine]:
                 your_move=mover is not None and seats.get(member.pk) == mover.position,
                 to_move_name=(mover.name or mover.label) if mover else None,
                 # The deadline the clock applies: later by the mover's declared vacation.
-                turn_deadline_at=effective_turn_deadline(match, list(match.seats.all()))
+                turn_deadline_at=away.turn_deadline(match, list(match.seats.all()))
                 if live
                 else None,
             )
@@ -127,7 +124,7 @@ def matches_waiting_on(member: Member) -> list[WaitingMatch]:
     waiting = [
         WaitingMatch(
             visibility.match_line(match, member_id=member.pk),
-            effective_turn_deadline(match, list(match.seats.all())),  # a vacation pauses it
+            away.turn_deadline(match, list(match.seats.all())),  # a vacation pauses it
         )
         for match in matches
     ]
@@ -135,18 +132,10 @@ def matches_waiting_on(member: Member) -> list[WaitingMatch]:
     return sorted(waiting, key=lambda w: (w.turn_deadline_at or far, w.line.id))
 
 
-def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
-    """Standings keyed by player name; handy for tests and exports."""
-    return {line.name: line for line in standings(tournament)}
-
-
 __all__ = [
     "MyMatchLine",
-    "Standing",
     "WaitingMatch",
     "home_lists",
     "matches_waiting_on",
     "my_match_lines",
-    "standings",
-    "standings_by_name",
 ]

@@ -12,18 +12,15 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.models import ORGANISER_PERMISSION, Member
-from matches import api, selectors, services, tournaments, visibility
-from matches.forms import FixtureForm, RoundRobinForm, TakeSeatForm
-from matches.models import Tournament
-from ratings import selectors as ratings_selectors
+from accounts.models import Member
+from matches import api, selectors, services, visibility
+from matches.forms import TakeSeatForm
 
 
 def _member(request: HttpRequest) -> Member:
@@ -82,7 +79,6 @@ def _render_match(
         "share_url": share_url,
         "key": key if has_key else "",
         "error": error,
-        "ratings": ratings_selectors.match_ratings(access.match),
         # Seated approved members, linked to their pages (names this viewer already sees).
         "player_pages": [
             (seat.member.label, seat.member.username)
@@ -159,89 +155,3 @@ def match_new_key(request: HttpRequest, match_id: int) -> HttpResponse:
         return _refused(request, match_id, key, error)
     messages.success(request, "A new viewing key is in place; the old link no longer works.")
     return redirect(_match_url(match_id))
-
-
-# ---------------------------------------------------------------- tournaments
-
-
-def tournament_list(request: HttpRequest) -> HttpResponse:
-    """Current, upcoming and past tournaments the visitor may see."""
-    lists = tournaments.tournament_lists(request.user, now=timezone.now())
-    buckets = [
-        ("current", "Current", lists.current, "No tournament is under way."),
-        ("upcoming", "Upcoming", lists.upcoming, "No tournament is coming up."),
-        ("past", "Past", lists.past, "No tournament has finished yet."),
-    ]
-    return render(request, "matches/tournaments.html", {"buckets": buckets})
-
-
-def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The standings table (with its tie-break order) and the results round by round."""
-    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
-    if not visibility.can_view_tournament(tournament, request.user):
-        raise Http404("No such tournament.")
-    context = {
-        "tournament": tournament,
-        "rounds": tournaments.round_results(tournament),
-        "standings": selectors.standings(tournament),
-        "entrants": ratings_selectors.tournament_entrants(tournament),
-    }
-    return render(request, "matches/tournament.html", context)
-
-
-# ---------------------------------------------------------------- organisers
-
-
-def _organise_page(
-    request: HttpRequest,
-    *,
-    fixture_form: FixtureForm | None = None,
-    round_robin_form: RoundRobinForm | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    context = {
-        "fixture_form": fixture_form or FixtureForm(prefix="fixture"),
-        "round_robin_form": round_robin_form or RoundRobinForm(prefix="rr"),
-    }
-    return render(request, "matches/organise.html", context, status=status)
-
-
-@permission_required(ORGANISER_PERMISSION, raise_exception=True)
-def organise(request: HttpRequest) -> HttpResponse:
-    """The organiser's forms: one fixture, or a whole round robin."""
-    return _organise_page(request)
-
-
-@require_POST
-@permission_required(ORGANISER_PERMISSION, raise_exception=True)
-def organise_fixture(request: HttpRequest) -> HttpResponse:
-    """Schedule one fixture through ``services.create_fixture``."""
-    form = FixtureForm(request.POST, prefix="fixture")
-    if not form.is_valid():
-        return _organise_page(request, fixture_form=form, status=400)
-    try:
-        match = services.create_fixture(organiser=_member(request), **form.service_kwargs())
-    except services.ServiceError as error:
-        form.add_error(None, str(error))
-        return _organise_page(request, fixture_form=form, status=error.status)
-    messages.success(request, f"Scheduled {match.name}.")
-    return redirect(_match_url(match.id))
-
-
-@require_POST
-@permission_required(ORGANISER_PERMISSION, raise_exception=True)
-def organise_round_robin(request: HttpRequest) -> HttpResponse:
-    """Create a round-robin tournament through ``services.create_round_robin``."""
-    form = RoundRobinForm(request.POST, prefix="rr")
-    if not form.is_valid():
-        return _organise_page(request, round_robin_form=form, status=400)
-    try:
-        tournament = services.create_round_robin(
-            organiser=_member(request), **form.service_kwargs()
-        )
-    except services.ServiceError as error:
-        form.add_error(None, str(error))
-        return _organise_page(request, round_robin_form=form, status=error.status)
-    count = tournament.matches.count()
-    messages.success(request, f"Created {tournament.name} with {count} fixtures.")
-    return redirect("tournament", tournament_id=tournament.id)

@@ -8,7 +8,7 @@ message for many moves, and a notice waits at most the window.
 
 The task carries the ids of the requests (or sockets) whose commits recorded its notices,
 joined by commas, so its log lines in the worker can still be found by any of them
-(``wordduel/logs.py``).
+(``common/logs.py``).
 
 Nothing is lost by waiting: the notice rows are already committed, and a process that stops
 before its window ends sends them at exit, or leaves them to ``notifications.sweep``, which
@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 
-from wordduel.logs import request_id
+from common.logs import request_id
 
 logger = logging.getLogger(__name__)
 

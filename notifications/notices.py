@@ -20,7 +20,7 @@ from notifications.batching import dispatch_soon
 from notifications.models import Kind, Notice
 
 if TYPE_CHECKING:
-    from matches.models import Match, Seat
+    pass
 
 
 @dataclass(frozen=True)
@@ -88,51 +88,41 @@ def queue_dispatch(keys: list[str]) -> None:
 # ---------------------------------------------------------------- the services' hooks
 
 
-def your_move(match: Match, seats: list[Seat]) -> None:
-    """After a move that did not end the match, or at kick-off: the player to move."""
-    record(_your_move_specs(match, seats))
+def your_move(*, match_id: int, turn_number: int, member_id: int) -> None:
+    """At kick-off, or after a move that did not end the match: the player to move."""
+    record(_your_move_specs(match_id=match_id, turn_number=turn_number, member_id=member_id))
 
 
-def your_move_rows(match: Match, seats: list[Seat]) -> list[Notice]:
+def your_move_rows(*, match_id: int, turn_number: int, member_id: int) -> list[Notice]:
     """:func:`your_move`'s notice, unwritten: for a move that writes its rows together."""
-    return unwritten(_your_move_specs(match, seats))
+    return unwritten(
+        _your_move_specs(match_id=match_id, turn_number=turn_number, member_id=member_id)
+    )
 
 
-def _your_move_specs(match: Match, seats: list[Seat]) -> list[Spec]:
-    if match.to_move is None:
-        return []
-    member_id = seats[match.to_move].member_id
-    if member_id is None or not _is_told(seats[match.to_move]):
-        return []
+def _your_move_specs(*, match_id: int, turn_number: int, member_id: int) -> list[Spec]:
     return [
         Spec(
-            key=your_move_key(match.id, match.turn_number, member_id),
+            key=your_move_key(match_id, turn_number, member_id),
             member_id=member_id,
             kind=Kind.YOUR_MOVE,
-            match_id=match.id,
-            turn_number=match.turn_number,
+            match_id=match_id,
+            turn_number=turn_number,
         )
     ]
 
 
-def match_finished(match: Match, seats: list[Seat]) -> None:
-    """The result, to each seated player."""
+def match_finished(*, match_id: int, member_ids: Iterable[int]) -> None:
+    """The result, to each seated player who hears of their matches."""
     record(
         Spec(
-            key=f"result:{match.id}:{seat.member_id}",
-            member_id=seat.member_id,
+            key=f"result:{match_id}:{member_id}",
+            member_id=member_id,
             kind=Kind.RESULT,
-            match_id=match.id,
+            match_id=match_id,
         )
-        for seat in seats
-        if seat.member_id is not None and _is_told(seat)
+        for member_id in member_ids
     )
-
-
-def _is_told(seat: Seat) -> bool:
-    """Whether the seat's member hears of its matches: not an account that cannot sign in
-    (the computer's, in a practice match)."""
-    return seat.member is not None and seat.member.is_active
 
 
 def fixture_scheduled(match_id: int, member_ids: Iterable[int | None]) -> None:

@@ -1,6 +1,6 @@
 """Recording the notices of an organiser's change to a fixture, where the change is made.
 
-The organiser services (``matches/services/organising.py``) call these under the match lock,
+The organiser services (``tournaments/services/organising.py``) call these under the match lock,
 in the transaction that makes the change and writes its ``OrganiserAction``; each notice is
 keyed by that action, so the same change never tells anyone twice, and a later change tells
 them again. What each says is built when it is sent (``notifications/organiser_content.py``).

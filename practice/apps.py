@@ -6,4 +6,6 @@ class PracticeConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from practice import signals  # noqa: F401, PLC0415 (connects the turn hook)
+        from practice import subscribers  # noqa: PLC0415 (apps are loaded)
+
+        subscribers.subscribe_all()

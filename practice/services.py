@@ -186,8 +186,4 @@ def seat_computer(*, match_id: int, organiser: Member, position: int, level: str
         seat.save(update_fields=["member", "seated_at"])
         events = after_seating(match, seats, now=now)
         publish_on_commit(events)
-        if match.status == Match.Status.LIVE and match.to_move == position:
-            from practice.tasks import queue_computer_turn  # noqa: PLC0415 (tasks import us)
-
-            transaction.on_commit(lambda: queue_computer_turn(match.id), robust=True)
     return match

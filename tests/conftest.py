@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from accounts.models import Member
-from matches import services
 from matches.models import Match
+from tournaments import services as organising
 
 #: The live server (``web_server``, ``live_server_url``) for the tests that need one.
 pytest_plugins = ["tests.live_server"]
@@ -227,7 +227,7 @@ def make_fixture(organiser) -> Callable[..., Match]:
         no_show_window: timedelta | None = None,
         ruleset: str = "word-duel",
     ) -> Match:
-        return services.create_fixture(
+        return organising.create_fixture(
             organiser=organiser,
             name=name,
             first=first,

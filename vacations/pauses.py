@@ -12,7 +12,7 @@ and cancelled only before it starts, so a change can move only a deadline still 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from matches.models import Match, Seat
@@ -71,7 +71,7 @@ def turn_deadline_paused(match: Match, mover_away: Iterable[Span]) -> datetime |
     return paused_deadline(deadline=deadline, turn_started_at=started, away=mover_away)
 
 
-def effective_turn_deadline(match: Match, seats: list[Seat] | None = None) -> datetime | None:
+def effective_turn_deadline(match: Match, seats: Sequence[Seat] | None = None) -> datetime | None:
     """The deadline of the turn now to play, later by the mover's vacation within the turn.
 
     ``seats`` saves a query when the caller holds them.

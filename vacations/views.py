@@ -10,8 +10,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.models import Member
+from common.errors import ServiceError
 from matches.models import Tournament
-from matches.services.errors import ServiceError
 from vacations import selectors, services
 from vacations.forms import AllowanceForm, DeclareForm
 

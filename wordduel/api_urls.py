@@ -1,6 +1,6 @@
 """API routes, mounted at ``/api/`` by ``wordduel/urls.py``: ``/api/`` itself leads to the
 interactive docs, then django-ninja's (with the word checker's router, ``matches.words``, at
-``/api/words/``, and the organisers' member picker, ``matches.organise_api``, at
+``/api/words/``, and the organisers' member picker, ``tournaments.organise_api``, at
 ``/api/organise/``), then a JSON 404 for every other path under ``/api/`` (a non-numeric id
 included)."""
 
@@ -10,9 +10,9 @@ from django.urls import path, re_path, reverse
 
 from challenges.api import router as challenges_router
 from matches.api import api, refusal_response
-from matches.organise_api import router as organise_router
 from matches.schemas import ApiError
 from matches.words import router as words_router
+from tournaments.organise_api import router as organise_router
 
 api.add_router("/words", words_router)
 api.add_router("/organise", organise_router)

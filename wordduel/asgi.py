@@ -17,9 +17,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.sessions import SocketAuthMiddlewareStack  # noqa: E402
+from common.logs import RequestIdMiddleware  # noqa: E402
 from engine import get_ruleset  # noqa: E402
 from lexicon.lexicon import get_lexicon  # noqa: E402
-from wordduel.logs import RequestIdMiddleware  # noqa: E402
 from wordduel.origins import SiteOriginValidator  # noqa: E402
 from wordduel.routing import websocket_urlpatterns  # noqa: E402
 
@@ -31,7 +31,7 @@ if settings.CLOCK_IN_PROCESS:
 
     start_in_process_clock(interval=settings.CLOCK_SWEEP_SECONDS)
 
-# Every request and socket gets a request id for its log lines (wordduel/logs.py).
+# Every request and socket gets a request id for its log lines (common/logs.py).
 application = RequestIdMiddleware(
     ProtocolTypeRouter(
         {

@@ -1,7 +1,7 @@
 """The Celery app: configured from Django settings (``CELERY_*``), tasks found in the apps.
 
 Logging is Django's ``LOGGING`` in the worker and beat too (JSON in production), with the
-request id of whatever queued a task (wordduel/logs.py). Beat runs with
+request id of whatever queued a task (common/logs.py). Beat runs with
 :class:`TickRecordingScheduler`, which records each tick for ``/healthz``.
 """
 
@@ -59,7 +59,7 @@ def _django_logging(**_: Any) -> None:
 
 
 def _carry_request_ids() -> None:
-    from wordduel.logs import connect_celery_signals  # noqa: PLC0415 (needs no Django apps)
+    from common.logs import connect_celery_signals  # noqa: PLC0415 (needs no Django apps)
 
     connect_celery_signals()
 

@@ -7,7 +7,7 @@
   ``<script nonce="{{ request.csp_nonce }}">``.
 * :class:`RedactingAccessLog` is Daphne's access log with every secret of an address
   redacted (viewing, share and invitation keys, calendar, confirmation, unsubscribe and
-  reset tokens: ``wordduel/secret_urls.py``, the one list). Plain ``daphne``
+  reset tokens: ``common/secret_urls.py``, the one list). Plain ``daphne``
   writes every request line, query string and all, to standard output; the web process's
   command, ``python -m wordduel.serve``, logs through this one.
 """
@@ -22,7 +22,7 @@ from daphne.access import AccessLogGenerator
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from wordduel import secret_urls
+from common import secret_urls
 
 
 def content_security_policy(nonce: str) -> str:
@@ -64,7 +64,7 @@ class ContentSecurityPolicyMiddleware:
 
 def redact_request_line(request: str) -> str:
     """``GET /matches/7/?key=abc`` -> ``GET /matches/7/?key=[redacted]``: every secret of
-    an address (``wordduel/secret_urls.py``) taken out; the rest unchanged."""
+    an address (``common/secret_urls.py``) taken out; the rest unchanged."""
     return secret_urls.redact(request)
 
 

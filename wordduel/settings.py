@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 from kombu import Queue
 
+from common.logs import logging_config
 from wordduel.configuration import database_from_url, refuse_unless
-from wordduel.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "accounts",
     "lexicon",
     "matches",
+    "tournaments",
     "ratings",
     "imports",
     "notifications",
@@ -93,8 +94,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # One log line per request, with its id and the client's address (wordduel/logs.py).
-    "wordduel.logs.RequestLogMiddleware",
+    # One log line per request, with its id and the client's address (common/logs.py).
+    "common.logs.RequestLogMiddleware",
     # Every refusal under /api/ in JSON, Django's own (CSRF, 405, too large, 500) included.
     "wordduel.middleware.ApiErrorsAsJson",
     # Content-Security-Policy with a nonce per request (request.csp_nonce): wordduel/security.py.
@@ -364,7 +365,7 @@ WS_RATE_BURST = int(os.environ.get("WS_RATE_BURST", "30"))
 WS_RATE_PER_SECOND = float(os.environ.get("WS_RATE_PER_SECOND", "10"))
 WS_FLOOD_CLOSE_AFTER = int(os.environ.get("WS_FLOOD_CLOSE_AFTER", "100"))
 
-# Structured logs (wordduel/logs.py): JSON lines in production, readable ones in development,
+# Structured logs (common/logs.py): JSON lines in production, readable ones in development,
 # each with its request id. LOG_FORMAT=json|text overrides the choice.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = logging_config(json_lines=LOG_FORMAT == "json", level=os.environ.get("LOG_LEVEL", "INFO"))

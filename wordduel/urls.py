@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.urls import urlpatterns as account_urls
+from tournaments.membership_urls import urlpatterns as membership_urls
 from wordduel.health import healthz, healthz_web
 from wordduel.views import favicon, how_to_play
 
@@ -11,7 +13,7 @@ urlpatterns = [
     path("healthz/web", healthz_web, name="healthz-web"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
-    path("accounts/", include("accounts.urls")),
+    path("accounts/", include((account_urls + membership_urls, "accounts"))),
     path("how-to-play/", how_to_play, name="how-to-play"),
     path("imports/", include("imports.urls")),
     path("api/", include("wordduel.api_urls")),
@@ -20,5 +22,6 @@ urlpatterns = [
     path("challenges/", include("challenges.urls")),
     path("", include("ratings.urls")),
     path("", include("vacations.urls")),
+    path("", include("tournaments.urls")),
     path("", include("matches.urls")),
 ]

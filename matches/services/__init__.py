@@ -7,16 +7,15 @@ its news with ``transaction.on_commit``. A refusal is a :class:`ServiceError` su
 stable code, raised after the transaction. Consumers, views, the admin and Celery tasks call
 these; nothing else writes a match.
 
-- :mod:`.fixtures`: scheduling fixtures and round robins;
+- :mod:`.creation`: a new match and its empty seats;
 - :mod:`.seating`: taking a seat, replacing the viewing link;
 - :mod:`.play`: a play, swap or pass;
 - :mod:`.resignation`: a player resigns;
-- :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture,
-  substitutes a player or postpones a round;
 - :mod:`.clock`: deadlines on a look, and the sweeps;
 - :mod:`.bag`: a player's randomness for the bag.
 """
 
+from common.errors import NotAllowed, ServiceError, SignInRequired
 from matches.services.bag import match_contribute_entropy
 from matches.services.clock import (
     default_no_shows,
@@ -33,23 +32,8 @@ from matches.services.errors import (
     MatchMissing,
     MembershipRequired,
     MoveRefused,
-    NotAllowed,
     RequestIdTaken,
     SeatUnavailable,
-    ServiceError,
-    SignInRequired,
-)
-from matches.services.fixtures import (
-    create_fixture,
-    create_round_robin,
-    round_robin_pairings,
-)
-from matches.services.organising import (
-    fixture_cancel,
-    fixture_reschedule,
-    fixture_substitute,
-    match_adjudicate,
-    round_postpone,
 )
 from matches.services.play import Committed, match_commit
 from matches.services.resignation import Resigned, match_resign
@@ -70,15 +54,9 @@ __all__ = [
     "SeatUnavailable",
     "ServiceError",
     "SignInRequired",
-    "create_fixture",
     "create_match",
-    "create_round_robin",
     "default_no_shows",
-    "fixture_cancel",
-    "fixture_reschedule",
-    "fixture_substitute",
     "forfeit_stalled_matches",
-    "match_adjudicate",
     "match_apply_deadlines",
     "match_commit",
     "match_contribute_entropy",
@@ -86,7 +64,5 @@ __all__ = [
     "match_rotate_viewing_key",
     "match_take_seat",
     "open_due_matches",
-    "round_postpone",
-    "round_robin_pairings",
     "run_clock",
 ]

@@ -7,8 +7,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from common.errors import NotAllowed
+from common.events import SeatFacts
 from matches.models import Match, Seat
-from matches.services.errors import MatchMissing, NotAllowed
+from matches.services.errors import MatchMissing
 from matches.services.locked_reads import locked_match_row
 
 
@@ -40,3 +42,20 @@ def locked_seats(match: Match) -> list[Seat]:
 def require_organiser(member: Any) -> None:
     if not (getattr(member, "is_authenticated", False) and member.is_organiser):
         raise NotAllowed("Only organisers can do that.")
+
+
+def seat_facts(seats: list[Seat]) -> tuple[SeatFacts, ...]:
+    """Who sits where, as a domain event tells it (the seats' members already loaded)."""
+    return tuple(
+        SeatFacts(
+            position=seat.position,
+            member_id=seat.member_id,
+            told=seat.member is not None and seat.member.is_active,
+        )
+        for seat in seats
+    )
+
+
+def seated_members(seats: list[Seat]) -> tuple[int, ...]:
+    """The members seated, First's then Second's (an empty seat left out)."""
+    return tuple(seat.member_id for seat in seats if seat.member_id is not None)

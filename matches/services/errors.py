@@ -8,45 +8,15 @@ code and every text (section 13), and a test keeps it so.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
+from common.errors import NotAllowed, ServiceError
 from engine import MatchOver, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 
 #: Refusals that mean the client's picture of the match was out of date (RULES.md checks 1-3):
 #: the answer carries a fresh snapshot so the client can redraw at once.
 RESYNC_ERRORS: tuple[type[MoveError], ...] = (NotKickedOff, MatchOver, NotYourTurn, StaleTurn)
 RESYNC_CODES = frozenset(error.code for error in RESYNC_ERRORS)
-
-
-class ServiceError(Exception):
-    """A request was refused; nothing changed. ``replayed`` when this is the stored answer
-    to a request id that was sent before."""
-
-    code: ClassVar[str] = "refused"
-    status: ClassVar[int] = 400
-
-    def __init__(self, message: str, *, replayed: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.replayed = replayed
-
-    @classmethod
-    def replay(cls, refusal: dict[str, Any]) -> ServiceError:
-        """The refusal kept under a request id, raised again for its retry."""
-        return cls(refusal["message"], replayed=True)
-
-
-class NotAllowed(ServiceError):
-    """The requester may not do this."""
-
-    code = "not_allowed"
-    status = 403
-
-
-class SignInRequired(NotAllowed):
-    """Only a signed-in member may do this."""
-
-    code = "sign_in_required"
 
 
 class MembershipRequired(NotAllowed):

@@ -11,14 +11,13 @@ from datetime import datetime
 
 from django.conf import settings
 
+from common.events import MatchFinished, MatchOpened, emit
 from engine import Game
-from matches import visibility
+from matches import away, visibility
 from matches.live.news import Event, PrivateEvent, PublicEvent
 from matches.models import Match, Seat, Turn
+from matches.services.common import seat_facts
 from matches.stored_game import salt_of, store_position
-from notifications import notices
-from ratings.services import apply_match_result
-from vacations.pauses import effective_turn_deadline
 
 
 def open_match(match: Match, seats: list[Seat], *, at: datetime, now: datetime) -> list[Event]:
@@ -34,7 +33,15 @@ def open_match(match: Match, seats: list[Seat], *, at: datetime, now: datetime) 
     match.turn_started_at = at
     match.turn_deadline_at = at + settings.FORFEIT_AFTER
     match.save()
-    notices.your_move(match, seats)  # the first player's, sent after commit
+    assert match.to_move is not None, "a dealt game has a player to move"
+    emit(
+        MatchOpened(
+            match_id=match.id,
+            turn_number=match.turn_number,
+            to_move=match.to_move,
+            seats=seat_facts(seats),
+        )
+    )
     events: list[Event] = [
         PublicEvent(match.id, "opened", visibility.public_match(match, seats, turns=[])),
     ]
@@ -62,8 +69,17 @@ def finish_match(
     match.to_move = None
     match.turn_deadline_at = None
     match.save()
-    apply_match_result(match=match, seats=seats)  # a rated result moves both ratings, once
-    notices.match_finished(match, seats)  # each player's result, sent after commit
+    # Under the lock, in this transaction: a rated result moves both ratings (once), and
+    # each player's result notice is recorded (ratings and notifications subscribe).
+    emit(
+        MatchFinished(
+            match_id=match.id,
+            result=result,
+            reason=reason,
+            rated=match.rated,
+            seats=seat_facts(seats),
+        )
+    )
     events: list[Event] = [PublicEvent(match.id, "ended", visibility.result_news(match, seats))]
     return events + _bag_check_news(match, seats)
 
@@ -99,8 +115,8 @@ def deadline_passed(match: Match, now: datetime) -> bool:
     ):
         return False
     # Vacation: the stored deadline has passed, but the mover's declared days away may have
-    # paused it (vacations/pauses.py, the one computation the sweeps and lazy checks share).
-    deadline = effective_turn_deadline(match)
+    # paused it (the one registered reader of time away, matches/away.py).
+    deadline = away.turn_deadline(match)
     return deadline is not None and deadline <= now
 
 
@@ -136,9 +152,9 @@ def apply_deadlines(match: Match, seats: list[Seat], *, now: datetime) -> list[E
         and match.turn_deadline_at
         and match.turn_deadline_at <= now
         # Vacation: the mover's declared days away within the turn move the deadline later
-        # (vacations/pauses.py); the stored one is never later than this, so the sweep that
+        # (matches/away.py); the stored one is never later than this, so the sweep that
         # selected this match by it re-checks here, as every lazy check does.
-        and (effective_turn_deadline(match, seats) or now) <= now
+        and (away.turn_deadline(match, seats) or now) <= now
     ):
         winner = "second" if match.to_move == 0 else "first"
         events += finish_match(match, seats, result=winner, reason=Match.EndReason.FORFEIT, now=now)

@@ -3,7 +3,7 @@
 Through the ORM each read is a queryset Django compiles again on every move (a move's
 largest cost after its writes). Here each is one fixed statement sent through the public
 cursor API (so psycopg prepares it on the server once it repeats), its rows made model
-instances as the ORM makes them (:mod:`wordduel.model_rows`). SQLite has no ``FOR UPDATE``
+instances as the ORM makes them (:mod:`common.model_rows`). SQLite has no ``FOR UPDATE``
 (it locks the whole database for a write): there the same statements are sent without it.
 """
 
@@ -14,8 +14,8 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from common.model_rows import instance_of, select_list, width
 from matches.models import CommitReceipt, Match, Seat, Turn
-from wordduel.model_rows import instance_of, select_list, width
 
 
 def _for_update(of: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from common.events import TurnRecorded, emit
 from engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
 from lexicon.lexicon import get_lexicon
 from matches import visibility
@@ -16,16 +17,14 @@ from matches.chain import record_hash
 from matches.live.news import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat, Turn
 from matches.schemas import CommitAccepted, Refusal, WordView
-from matches.services.common import locked_match
+from matches.services.common import locked_match, seat_facts
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.services.locked_reads import locked_seats_for_a_move
 from matches.services.receipts import keep_receipt, receipt_row, replayed_answer
 from matches.services.rows_at_once import RowsAtOnce
-from matches.signals import turn_recorded
 from matches.stored_game import SEAT_FIELDS, changed_seats, game_of
-from notifications import notices
 
 #: What a move that does not end the match changes on its row.
 MOVE_FIELDS = [
@@ -120,7 +119,6 @@ def match_commit(
                 )
             )
             rows.write()
-            turn_recorded.send(sender=Match, match=match, seats=seats, turn=turn)  # (written)
         publish_on_commit(events)
     if refusal is not None:
         raise refusal
@@ -188,6 +186,7 @@ def _record_turn(
     rows.insert(turn)
     events: list[Event] = []
     if game.is_over:
+        _turn_recorded(match, seats, mover=record.player, rows=None)
         rows.write()  # (the last move's rows, before the match is finished)
         result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
         ended = finish_match(match, seats, result=result, reason=game.end_reason or "", now=now)
@@ -196,8 +195,7 @@ def _record_turn(
         match.turn_started_at = now
         match.turn_deadline_at = now + settings.FORFEIT_AFTER
         rows.update(match, MOVE_FIELDS)  # not the ~30 columns a move leaves alone
-        for notice in notices.your_move_rows(match, seats):  # sent after commit
-            rows.insert(notice, ignore_conflicts=True)
+        _turn_recorded(match, seats, mover=record.player, rows=rows)  # (its notice joins rows)
     # The news is built after the clock moved on: it names the deadline of the turn now to
     # play. It reads the seats locked above, with their members: no query of its own.
     mover = seats[record.player]
@@ -209,3 +207,17 @@ def _record_turn(
         )
     events += ended
     return turn, events
+
+
+def _turn_recorded(match: Match, seats: list[Seat], *, mover: int, rows: RowsAtOnce | None) -> None:
+    """Tell the subscribers (the next player's notice, the computer's turn) of the move."""
+    emit(
+        TurnRecorded(
+            match_id=match.id,
+            turn_number=match.turn_number,
+            mover=mover,
+            to_move=None if rows is None else match.to_move,
+            seats=seat_facts(seats),
+            rows=rows,
+        )
+    )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from common.errors import ServiceError
 from matches.models import CommitReceipt, Match
-from matches.services.errors import RequestIdTaken, ServiceError
+from matches.services.errors import RequestIdTaken
 
 
 def receipt_for(*, match_id: int, member_id: int, client_id: str) -> CommitReceipt | None:

@@ -13,13 +13,14 @@ from typing import Any
 
 from django.db import transaction
 
+from common.errors import NotAllowed, SignInRequired
 from engine import MatchOver, NotKickedOff
 from matches.live.news import publish_on_commit
 from matches.models import CommitReceipt, Match
 from matches.schemas import Refusal
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
-from matches.services.errors import MoveRefused, NotAllowed, SignInRequired
+from matches.services.errors import MoveRefused
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.services.receipts import keep_receipt, receipt_for, replayed_answer
 

@@ -9,18 +9,14 @@ from typing import Any
 
 from django.db import transaction
 
+from common.errors import NotAllowed, SignInRequired
 from matches import visibility
 from matches.live.news import PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat
 from matches.schemas import Refusal, Seated
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
-from matches.services.errors import (
-    MembershipRequired,
-    NotAllowed,
-    SeatUnavailable,
-    SignInRequired,
-)
+from matches.services.errors import MembershipRequired, SeatUnavailable
 from matches.services.lifecycle import after_seating, apply_deadlines
 from matches.services.receipts import keep_receipt, receipt_for, replayed_answer
 

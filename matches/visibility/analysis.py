@@ -7,9 +7,34 @@ reveal their rack.
 
 from __future__ import annotations
 
-from analysis.best import best_play_of
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from matches.models import Match, Turn
 from matches.schemas import BestPlayView, TileView, TurnAnalysis, WordView
 from matches.visibility.access import MatchAccess
+
+
+class BestPlay(Protocol):
+    """The best play of one turn's rack, as the analysis app keeps it."""
+
+    found: bool
+    placement: list[dict[str, Any]]
+    words: list[dict[str, Any]]
+    score: int
+    bingo: bool
+
+
+#: ``finder(match, turns, index)``: the best play from the rack of ``turns[index]``.
+BestPlayFinder = Callable[[Match, Sequence[Turn], int], BestPlay]
+
+_finders: list[BestPlayFinder] = []
+
+
+def register(finder: BestPlayFinder) -> None:
+    """Make ``finder`` the one source of best plays (the analysis app's, from its
+    ``ready()``); with none registered a replay carries no analysis."""
+    _finders[:] = [finder]
 
 
 def turn_analysis(access: MatchAccess, turn: int) -> TurnAnalysis | None:
@@ -20,9 +45,9 @@ def turn_analysis(access: MatchAccess, turn: int) -> TurnAnalysis | None:
     if not match.is_over or turn >= len(turns):
         return None
     made = turns[turn]
-    if viewer.seat is None or made.position != viewer.seat:
+    if viewer.seat is None or made.position != viewer.seat or not _finders:
         return None
-    best = best_play_of(match, turns, turn)
+    best = _finders[0](match, turns, turn)
     return TurnAnalysis(
         number=made.number,
         position=made.position,

@@ -16,6 +16,7 @@ from accounts.errors import InvitationUnusable, MembershipRefused, SignUpRefused
 from accounts.models import Club, Invitation, Member
 from matches import services as match_services
 from matches.models import Match, Seat
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +238,7 @@ def test_pending_and_removed_accounts_are_refused_seats_and_pairings(
             match_services.match_take_seat(match_id=match.id, member=account)
         assert refusal.value.code == "members_only"
         with pytest.raises(match_services.InvalidFixture):
-            match_services.create_fixture(organiser=organiser, name="No", first=account)
+            organising.create_fixture(organiser=organiser, name="No", first=account)
     assert not Seat.objects.filter(match=match, member__isnull=False).exists()
     assert not Match.objects.filter(name="No").exists()
 

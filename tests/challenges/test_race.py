@@ -13,8 +13,8 @@ from django.db import connection
 from challenges import services
 from challenges.errors import ChallengeUnavailable
 from challenges.models import Challenge, RematchOffer
+from common.errors import ServiceError
 from matches.models import Match
-from matches.services.errors import ServiceError
 from tests.depth import repetitions
 
 pytestmark = pytest.mark.django_db(transaction=True)

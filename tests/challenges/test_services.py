@@ -10,11 +10,13 @@ import pytest
 from challenges import services
 from challenges.errors import ChallengeUnavailable, InvalidChallenge, RematchUnavailable
 from challenges.models import CHALLENGE_LIFETIME, Challenge, RematchOffer
+from common.errors import NotAllowed, SignInRequired
 from matches import services as match_services
 from matches.models import Match
 from matches.services.common import now as _now
-from matches.services.errors import MembershipRequired, NotAllowed, SignInRequired
+from matches.services.errors import MembershipRequired
 from notifications.models import Notice
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -266,13 +268,13 @@ def test_no_rematch_of_a_live_rated_or_tournament_match(
     with unchanged(), pytest.raises(RematchUnavailable) as refused:
         services.rematch_offer(match_id=live_match.id, member=alice)
     assert refused.value.message == services.NOT_FRIENDLY
-    rated = match_services.create_fixture(
+    rated = organising.create_fixture(
         organiser=organiser, name="Rated", first=alice, second=bob, rated=True
     )
     match_services.match_resign(match_id=rated.id, member=bob, client_id="r")
     with unchanged(), pytest.raises(RematchUnavailable):
         services.rematch_offer(match_id=rated.id, member=alice)
-    tournament = match_services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Cup",
         players=[alice, bob],

@@ -42,6 +42,7 @@ from matches.models import Match
 from notifications import feeds
 from notifications.services import channel_kinds, unsubscribe_token
 from practice import services as practice_services
+from tournaments import services as organising
 from vacations import services as vacation_services
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.timeout(900)]
@@ -100,7 +101,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
 
     # A tournament whose first round kicked off minutes ago (live), the rest to come.
     with time_machine.travel(now - timedelta(minutes=10), tick=False):
-        tournament = services.create_round_robin(
+        tournament = organising.create_round_robin(
             organiser=organiser,
             name="Crawl league",
             players=[alice, bob, carol, removed],
@@ -118,7 +119,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
     cancelled = make_fixture(
         first=bob, second=carol, name="Called off", kickoff_at=now + timedelta(days=1)
     )
-    services.fixture_cancel(organiser=organiser, match_id=cancelled.id, reason="Hall closed")
+    organising.fixture_cancel(organiser=organiser, match_id=cancelled.id, reason="Hall closed")
     empty_seat = make_fixture(first=carol, name="A seat free")
     practice = practice_services.start_practice(member=alice)
     # The removed member held a seat in a members-only match before the organiser removed them.

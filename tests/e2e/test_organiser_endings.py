@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches import services
 from tests.e2e.browser import expect
 from tests.e2e.test_board import match_url
+from tournaments import services as organising
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,9 +22,9 @@ def test_cancelled_and_voided_matches_read_as_such_on_the_board(
 ):
     cancelled = make_fixture(first=alice, second=bob, name="Rained off",
                              kickoff_at=timezone.now() + timedelta(days=1))  # fmt: skip
-    services.fixture_cancel(organiser=organiser, match_id=cancelled.id, reason="Rain")
+    organising.fixture_cancel(organiser=organiser, match_id=cancelled.id, reason="Rain")
     voided = make_fixture(first=alice, second=bob, name="Stalled")
-    services.match_adjudicate(organiser=organiser, match_id=voided.id, ruling="void", reason="x")
+    organising.match_adjudicate(organiser=organiser, match_id=voided.id, ruling="void", reason="x")
 
     page = open_page(match_url(cancelled), alice)
     expect(page.locator("#turn-line")).to_have_text(
@@ -48,7 +48,7 @@ def test_an_open_page_renames_its_title_when_a_substitute_sits(
                          kickoff_at=timezone.now() + timedelta(days=1))  # fmt: skip
     page = open_page(match_url(match), alice)
     expect(page.locator("#match-title")).to_have_text("Cup: alice v bob")
-    services.fixture_substitute(
+    organising.fixture_substitute(
         organiser=organiser, match_id=match.id, position=1, member_id=carol.pk, reason="Ill"
     )
     expect(page.locator("#match-title")).to_have_text("Cup: alice v carol")

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from engine import Pass
-from matches import services
 from matches.models import Match
 from ratings.models import RatingChange
 from tests.e2e.browser import expect
 from tests.matches.helpers import commit_now
+from tournaments import services as organising
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +24,7 @@ def _pass(match: Match, member) -> None:
 def test_a_rated_match_ends_and_both_players_see_their_rating_change(
     open_page, organiser, alice, bob
 ) -> None:
-    match = services.create_fixture(
+    match = organising.create_fixture(
         organiser=organiser, name="Rated evening", first=alice, second=bob, rated=True
     )
     assert match.status == Match.Status.LIVE

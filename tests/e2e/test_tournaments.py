@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches import services
 from matches.models import Match, Seat
 from tests.e2e.browser import expect
+from tournaments import services as organising
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +29,7 @@ def _finish(match: Match, *, first_score: int, second_score: int) -> None:
 
 
 def test_from_the_navigation_to_a_players_page(open_page, organiser, alice, bob) -> None:
-    cup = services.create_round_robin(
+    cup = organising.create_round_robin(
         organiser=organiser,
         name="Autumn cup",
         players=[alice, bob],

@@ -26,10 +26,10 @@ from django.conf import settings
 from accounts import models as account_models
 from accounts import ratelimit
 from accounts import views as account_views
+from common import text as wordduel_text
 from engine import errors as engine_errors
 from matches.live import consumer as consumers
 from matches.services import errors as service_errors
-from wordduel import text as wordduel_text
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "RULES.md"
@@ -103,7 +103,7 @@ FORWARDED: dict[tuple[str, str], tuple[tuple[str, str, str], ...]] = {
     # A display name refused on the profile page, and why.
     ("accounts.services", "refusal"): (("accounts.names", "display_name_refusal", "return"),),
     # An unknown ruleset: UnknownRuleset's own text, raised by get_ruleset.
-    ("matches.services.fixtures", "str(error)"): (("engine.rulesets", "get_ruleset", "raise"),),
+    ("tournaments.services.fixtures", "str(error)"): (("engine.rulesets", "get_ruleset", "raise"),),
     # One practice match too many.
     ("practice.services", "unfinished_practice_message(limit)"): (
         ("practice.services", "unfinished_practice_message", "return"),
@@ -416,7 +416,7 @@ def test_sign_up_and_sign_in_refusals_are_in_the_rules() -> None:
         Text("accounts.views.LOCKED_OUT", account_views.LOCKED_OUT.format(minutes=minutes)),
         Text("accounts.ratelimit.SIGN_UP", ratelimit.SIGN_UP.message),
         Text("accounts.models.NAME_TAKEN", account_models.NAME_TAKEN),
-        Text("wordduel.text.NOT_ONE_LINE", wordduel_text.NOT_ONE_LINE),
+        Text("common.text.NOT_ONE_LINE", wordduel_text.NOT_ONE_LINE),
     ]
     for source in OTHER_SOURCES:
         texts += _returned_texts(*source)

@@ -1,4 +1,4 @@
-"""The secrets that travel in addresses (``wordduel/secret_urls.py``) never reach a log: the
+"""The secrets that travel in addresses (``common/secret_urls.py``) never reach a log: the
 web process's own lines and Daphne's access log, as deployed (``python -m wordduel.serve``,
 tests/live_server.py), and the proxy's log (``deploy/Caddyfile`` redacts by the same list)."""
 
@@ -22,12 +22,12 @@ from websockets.sync.client import connect
 
 from accounts.models import Invitation, Member
 from accounts.services import email_verification_token
+from common import secret_urls
 from matches.models import Match
 from notifications.models import CalendarFeed
 from notifications.services import unsubscribe_token
 from tests.live_server import WebServer
 from tests.matches.test_ws_helpers import socket_path
-from wordduel import secret_urls
 
 ROOT = Path(__file__).resolve().parents[2]
 ARRIVAL = 20  # seconds: a bound for log lines that must come, never a measurement

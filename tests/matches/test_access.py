@@ -25,6 +25,7 @@ from accounts.models import Member
 from matches import services
 from matches.models import Match, Seat, Tournament, Turn
 from tests.matches.helpers import commit_move
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +106,7 @@ def world(organiser, make_member, make_fixture) -> World:
             name="Members open",
         )
         open_public = make_fixture(first=alice, kickoff_at=KICKOFF, name="Public open")
-        tournament = services.create_round_robin(
+        tournament = organising.create_round_robin(
             organiser=organiser,
             name="Members cup",
             players=[alice, bob],
@@ -400,9 +401,9 @@ def test_services_refuse_non_organisers(world, role) -> None:
     user = world.user(role) or AnonymousUser()
     before = db_state()
     with pytest.raises(services.NotAllowed):
-        services.create_fixture(organiser=user, name="Nope")
+        organising.create_fixture(organiser=user, name="Nope")
     with pytest.raises(services.NotAllowed):
-        services.create_round_robin(
+        organising.create_round_robin(
             organiser=user,
             name="Nope",
             players=[world.player, world.opponent],

@@ -30,6 +30,7 @@ from matches import services, visibility
 from matches.models import Match
 from matches.schemas import MatchView, SnapshotFrame, encode
 from practice.services import start_practice
+from tournaments import services as organising
 from vacations import services as vacation_services
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def on_the_event_loop(build: Callable[[], str]) -> str:
 
 
 def tournament_match(organiser: Member, alice: Member, bob: Member, kickoff: datetime) -> Match:
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Async League",
         players=[alice, bob],

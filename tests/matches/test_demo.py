@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from accounts.models import Member
-from matches.management.commands import demo
+from tournaments.management.commands import demo
 
 pytestmark = pytest.mark.django_db
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import Match
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def test_a_cancelled_fixture_with_both_seated_reads_cancelled(make_fixture, orga
     match = make_fixture(
         first=alice, second=bob, kickoff_at=timezone.now() + timedelta(days=1), name="Cup"
     )
-    services.fixture_cancel(organiser=organiser, match_id=match.id, reason="Rained off")
+    organising.fixture_cancel(organiser=organiser, match_id=match.id, reason="Rained off")
 
     assert _result_on_page(match) == "Cancelled by an organiser: no result"
     row = _home_row(match)
@@ -55,14 +56,14 @@ def test_a_cancelled_fixture_with_both_seated_reads_cancelled(make_fixture, orga
 
 def test_a_voided_match_reads_voided(make_fixture, organiser, alice, bob):
     match = make_fixture(first=alice, second=bob, name="Stalled")
-    services.match_adjudicate(organiser=organiser, match_id=match.id, ruling="void", reason="x")
+    organising.match_adjudicate(organiser=organiser, match_id=match.id, ruling="void", reason="x")
     assert _result_on_page(match) == "Voided by an organiser: no result"
     assert "Voided by an organiser: no result" in _home_row(match)
 
 
 def test_an_adjudicated_match_names_its_winner_and_the_ruling(make_fixture, organiser, alice, bob):
     match = make_fixture(first=alice, second=bob, name="Stalled")
-    services.match_adjudicate(organiser=organiser, match_id=match.id, ruling="first", reason="x")
+    organising.match_adjudicate(organiser=organiser, match_id=match.id, ruling="first", reason="x")
     page = _page(match)
     assert '<dd id="match-result">alice (First) won</dd>' in page
     assert '<dd id="match-ended-by">Adjudicated by an organiser</dd>' in page
@@ -79,7 +80,7 @@ def test_the_trail_writes_a_moved_kick_off_in_the_viewers_zone(make_fixture, org
     old = datetime(2031, 3, 1, 18, 0, tzinfo=UTC)
     new = datetime(2031, 3, 4, 18, 30, tzinfo=UTC)
     match = make_fixture(first=alice, kickoff_at=old, name="Far ahead")
-    services.fixture_reschedule(
+    organising.fixture_reschedule(
         organiser=organiser, match_id=match.id, kickoff_at=new, reason="Hall booked"
     )
     page = _page(match, organiser)

@@ -16,10 +16,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import account_delete
-from matches import services, visibility
+from matches import visibility
 from matches.models import Match
 from notifications.feeds import feed_of
 from practice.services import start_practice
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +39,7 @@ def _page_title(client: Client, match: Match) -> str:
 
 
 def _cup(organiser, alice, bob) -> Match:
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Cup",
         players=[alice, bob],
@@ -58,7 +59,7 @@ def test_a_substitute_plays_under_their_own_name_everywhere(organiser, alice, bo
     match = _cup(organiser, alice, bob)
     assert _page_title(Client(), match) == "Cup · Round 1: alice v bob"
 
-    services.fixture_substitute(
+    organising.fixture_substitute(
         organiser=organiser, match_id=match.id, position=1, member_id=carol.pk, reason="Ill"
     )
 

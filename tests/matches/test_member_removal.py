@@ -20,6 +20,7 @@ from matches.models import Match, OrganiserAction, Seat
 from notifications.models import Kind, Notice
 from tests.matches.helpers import commit_move, opening_play, rack_of, title_of
 from tests.matches.test_ws_helpers import seeded_match
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +50,7 @@ def erins_season(organiser, make_fixture, make_member, alice, bob):
         first=bob, second=erin, kickoff_at=timezone.now() + timedelta(days=3), name="Ahead"
     )
     done = make_fixture(first=erin, second=bob, name="Done")
-    services.match_adjudicate(organiser=organiser, match_id=done.id, ruling="draw",
+    organising.match_adjudicate(organiser=organiser, match_id=done.id, ruling="draw",
                               reason="Agreed")  # fmt: skip
     return erin, {"moved": moved, "waiting": waiting, "ahead": ahead, "done": done}
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.models import Member
 from matches.models import Match, OrganiserAction, Seat
 from tests.matches.api_schema import answer_conforms
+from tournaments import services as organising
 
 LIST = "/organise/fixtures/"
 
@@ -93,9 +94,7 @@ def test_filters_narrow_the_list(organiser, alice, bob, make_member, make_fixtur
 def test_a_tournament_filter_lists_its_fixtures_and_offers_to_postpone_a_round(
     organiser, alice, bob, make_member, upcoming
 ):
-    from matches import services
-
-    cup = services.create_round_robin(
+    cup = organising.create_round_robin(
         organiser=organiser, name="Cup", players=[alice, bob, make_member("carol")],
         first_kickoff=timezone.now() + timedelta(hours=1), interval=timedelta(days=1),
     )  # fmt: skip
@@ -220,9 +219,7 @@ def test_adjudicate_and_void_from_the_list(organiser, live_match, make_fixture, 
 
 @pytest.mark.django_db
 def test_postpone_a_round_from_the_list(organiser, alice, bob, make_member):
-    from matches import services
-
-    cup = services.create_round_robin(
+    cup = organising.create_round_robin(
         organiser=organiser, name="Cup", players=[alice, bob],
         first_kickoff=timezone.now() + timedelta(hours=1), interval=timedelta(days=1),
     )  # fmt: skip
@@ -323,14 +320,14 @@ def test_the_match_page_shows_rulings_and_substitutions_to_every_viewer_and_the_
     from matches import services
 
     carol = make_member("carol")
-    services.fixture_substitute(organiser=organiser, match_id=upcoming.id, position=1,
+    organising.fixture_substitute(organiser=organiser, match_id=upcoming.id, position=1,
                                 member_id=carol.pk, reason="Bob is ill")  # fmt: skip
-    services.fixture_reschedule(organiser=organiser, match_id=upcoming.id,
+    organising.fixture_reschedule(organiser=organiser, match_id=upcoming.id,
                                 kickoff_at=upcoming.kickoff_at + timedelta(hours=1),
                                 reason="Hall booked late")  # fmt: skip
     upcoming.refresh_from_db()
     services.match_apply_deadlines(match_id=upcoming.id, now=upcoming.kickoff_at)
-    services.match_adjudicate(organiser=organiser, match_id=upcoming.id, ruling="first",
+    organising.match_adjudicate(organiser=organiser, match_id=upcoming.id, ruling="first",
                               reason="Carol could not continue")  # fmt: skip
     url = f"/matches/{upcoming.id}/"
     own = _client(organiser).get(url).content.decode()
@@ -352,10 +349,9 @@ def test_the_match_page_shows_rulings_and_substitutions_to_every_viewer_and_the_
 @pytest.mark.django_db
 def test_a_members_only_matchs_trail_stays_behind_its_access_check(organiser, alice, bob,
                                                                    make_fixture):  # fmt: skip
-    from matches import services
 
     hidden = make_fixture(first=alice, second=bob, visibility=Match.Visibility.MEMBERS)
-    services.match_adjudicate(organiser=organiser, match_id=hidden.id, ruling="void",
+    organising.match_adjudicate(organiser=organiser, match_id=hidden.id, ruling="void",
                               reason="Secret reason")  # fmt: skip
     answer = _client(None).get(f"/matches/{hidden.id}/")
     assert answer.status_code == 404
@@ -365,11 +361,10 @@ def test_a_members_only_matchs_trail_stays_behind_its_access_check(organiser, al
 
 @pytest.mark.django_db
 def test_a_reschedule_in_the_trail_says_from_when_to_when(organiser, upcoming):
-    from matches import services
 
     before = upcoming.kickoff_at
     new = datetime(2031, 3, 4, 18, 30, tzinfo=UTC)
-    services.fixture_reschedule(organiser=organiser, match_id=upcoming.id, kickoff_at=new,
+    organising.fixture_reschedule(organiser=organiser, match_id=upcoming.id, kickoff_at=new,
                                 reason="Venue")  # fmt: skip
     page = _client(organiser).get(f"/matches/{upcoming.id}/").content.decode()
     # Both moments as <time>s, written in the viewer's zone by the page (UTC without it).
@@ -403,9 +398,7 @@ def test_a_date_too_far_ahead_is_a_form_error_not_a_500(organiser, upcoming):
 
 @pytest.mark.django_db
 def test_the_tournament_page_links_organisers_to_its_fixtures(organiser, alice, bob):
-    from matches import services
-
-    cup = services.create_round_robin(
+    cup = organising.create_round_robin(
         organiser=organiser, name="Cup", players=[alice, bob],
         first_kickoff=timezone.now() + timedelta(hours=1), interval=timedelta(days=1),
     )  # fmt: skip

@@ -13,10 +13,11 @@ from django.utils import timezone
 from accounts.models import Member
 from matches import services, visibility
 from matches.models import Match, OrganiserAction, Seat
-from matches.services.organising import MAX_POSTPONE_DAYS
 from notifications.models import Notice
 from tests.matches.helpers import commit_move
 from tests.matches.test_ws_helpers import socket_opener
+from tournaments import services as organising
+from tournaments.services.organising import MAX_POSTPONE_DAYS
 
 db = database_sync_to_async
 
@@ -53,7 +54,7 @@ def test_substitute_before_kickoff_hands_the_seat_over_and_the_newcomer_is_dealt
 ):
     carol = make_member("carol")
     assert _rack_seen_by(bob, upcoming) == []  # nothing dealt before kick-off
-    services.fixture_substitute(organiser=organiser, match_id=upcoming.id, position=1,
+    organising.fixture_substitute(organiser=organiser, match_id=upcoming.id, position=1,
                                 member_id=carol.pk, reason="Bob is ill")  # fmt: skip
     seat = Seat.objects.get(match=upcoming, position=1)
     assert seat.member_id == carol.pk
@@ -79,12 +80,12 @@ def test_substitute_before_kickoff_hands_the_seat_over_and_the_newcomer_is_dealt
 def test_substitute_in_a_tournament_adds_the_newcomer_to_its_players(organiser, alice, bob,
                                                                       make_member):  # fmt: skip
     carol = make_member("carol")
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser, name="Cup", players=[alice, bob],
         first_kickoff=timezone.now() + timedelta(days=1), interval=timedelta(days=1),
     )  # fmt: skip
     match = tournament.matches.get()
-    services.fixture_substitute(organiser=organiser, match_id=match.id, position=0,
+    organising.fixture_substitute(organiser=organiser, match_id=match.id, position=0,
                                 member_id=carol.pk, reason="Swap")  # fmt: skip
     assert set(tournament.players.values_list("username", flat=True)) == {"alice", "bob",
                                                                           "carol"}  # fmt: skip
@@ -108,7 +109,7 @@ def test_substitute_refusals_change_nothing(organiser, live_match, upcoming, ali
         args = {"organiser": organiser, "match_id": upcoming.id, "position": 1,
                 "member_id": carol.pk, "reason": "because"} | kwargs  # fmt: skip
         with pytest.raises(error, match=text) as raised:
-            services.fixture_substitute(**args)
+            organising.fixture_substitute(**args)
         return raised.value
 
     assert refused(services.NotAllowed, "Only organisers", organiser=alice).code == "not_allowed"
@@ -138,7 +139,7 @@ def test_substitute_refusals_change_nothing(organiser, live_match, upcoming, ali
 def cup(organiser, alice, bob, make_member):
     """Four players, three rounds of two fixtures, a day apart, starting in an hour."""
     players = [alice, bob, make_member("carol"), make_member("dave")]
-    return services.create_round_robin(
+    return organising.create_round_robin(
         organiser=organiser, name="Cup", players=players,
         first_kickoff=timezone.now() + timedelta(hours=1), interval=timedelta(days=1),
     )  # fmt: skip
@@ -149,7 +150,7 @@ def test_postpone_moves_every_fixture_of_the_round_still_to_kick_off(organiser, 
     round_two = list(cup.matches.filter(round_number=2).order_by("id"))
     others = {m.id: m.kickoff_at for m in cup.matches.exclude(round_number=2)}
     kickoffs = [match.kickoff_at for match in round_two]
-    moved = services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=2,
+    moved = organising.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=2,
                                     by=timedelta(hours=20), reason="Club night")  # fmt: skip
     assert sorted(match.id for match in moved) == [match.id for match in round_two]
     for match, kickoff in zip(round_two, kickoffs, strict=True):
@@ -171,7 +172,7 @@ def test_postpone_leaves_a_fixture_of_the_round_already_kicked_off(organiser, cu
     first.refresh_from_db()
     assert first.status == Match.Status.LIVE
     started_at = first.kickoff_at
-    moved = services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=1,
+    moved = organising.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=1,
                                     by=timedelta(hours=2), reason="Late start")  # fmt: skip
     assert [match.id for match in moved] == [second.id]
     first.refresh_from_db()
@@ -187,7 +188,7 @@ def test_postpone_refusals_change_nothing(organiser, alice, cup):
         args = {"organiser": organiser, "tournament_id": cup.id, "round_number": 1,
                 "by": timedelta(hours=1), "reason": "because"} | kwargs  # fmt: skip
         with pytest.raises(error, match=text) as raised:
-            services.round_postpone(**args)
+            organising.round_postpone(**args)
         return raised.value
 
     refused(services.NotAllowed, "Only organisers", organiser=alice)
@@ -219,7 +220,7 @@ async def test_over_the_socket_the_newcomer_alone_is_dealt_at_kickoff(
         old, before = await connect(match.id, member=bob)
         assert (before["rack"], before["your_seat"]) == ([], 1)  # not dealt yet
         watcher, _ = await connect(match.id, name="visitor")
-        await db(services.fixture_substitute)(organiser=organiser, match_id=match.id,
+        await db(organising.fixture_substitute)(organiser=organiser, match_id=match.id,
                                               position=1, member_id=carol.pk,
                                               reason="Bob is ill")  # fmt: skip
         for socket in (old, watcher):
@@ -239,12 +240,12 @@ def test_a_kickoff_that_passed_before_the_postponement_stands(organiser, cup):
     first, second = cup.matches.filter(round_number=1).order_by("id")
     kickoff = first.kickoff_at
     # No sweep has run since the round's kick-off: the postponement applies it first.
-    moved = services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=2,
+    moved = organising.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=2,
                                     by=timedelta(hours=1), reason="x",
                                     now=kickoff + timedelta(seconds=1))  # fmt: skip
     assert len(moved) == 2  # round 2 had not kicked off
     with pytest.raises(services.FixtureUnchangeable, match="has kicked off"):
-        services.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=1,
+        organising.round_postpone(organiser=organiser, tournament_id=cup.id, round_number=1,
                                 by=timedelta(hours=1), reason="x",
                                 now=kickoff + timedelta(seconds=1))  # fmt: skip
     for match in (first, second):

@@ -15,6 +15,7 @@ from matches.integrity import match_problems
 from matches.models import Match, OrganiserAction, Seat
 from ratings.models import RatingChange
 from tests.matches.test_ws_helpers import socket_opener
+from tournaments import services as organising
 
 db = database_sync_to_async
 
@@ -34,7 +35,7 @@ def upcoming(make_fixture, alice, bob) -> Match:
 @pytest.mark.django_db
 def test_reschedule_moves_the_kickoff_and_the_no_show_and_records_why(organiser, upcoming):
     new = timezone.now() + timedelta(days=2)
-    services.fixture_reschedule(
+    organising.fixture_reschedule(
         organiser=organiser, match_id=upcoming.id, kickoff_at=new, reason="  Bob is away  "
     )
     upcoming.refresh_from_db()
@@ -51,19 +52,19 @@ def test_reschedule_refusals_change_nothing(organiser, alice, upcoming, live_mat
     before = _state(upcoming)
     soon = timezone.now() + timedelta(days=1)
     with pytest.raises(services.NotAllowed):
-        services.fixture_reschedule(organiser=alice, match_id=upcoming.id, kickoff_at=soon,
+        organising.fixture_reschedule(organiser=alice, match_id=upcoming.id, kickoff_at=soon,
                                     reason="x")  # fmt: skip
     with pytest.raises(services.InvalidFixture, match="Give a reason"):
-        services.fixture_reschedule(organiser=organiser, match_id=upcoming.id, kickoff_at=soon,
+        organising.fixture_reschedule(organiser=organiser, match_id=upcoming.id, kickoff_at=soon,
                                     reason=" ")  # fmt: skip
     with pytest.raises(services.InvalidFixture, match="must be in the future"):
-        services.fixture_reschedule(organiser=organiser, match_id=upcoming.id,
+        organising.fixture_reschedule(organiser=organiser, match_id=upcoming.id,
                                     kickoff_at=timezone.now() - timedelta(minutes=1),
                                     reason="late")  # fmt: skip
     assert _state(upcoming) == before
     live = _state(live_match)
     with pytest.raises(services.FixtureUnchangeable) as started:
-        services.fixture_reschedule(organiser=organiser, match_id=live_match.id,
+        organising.fixture_reschedule(organiser=organiser, match_id=live_match.id,
                                     kickoff_at=soon, reason="too late")  # fmt: skip
     assert started.value.code == "fixture_unchangeable"
     assert _state(live_match) == live
@@ -73,7 +74,7 @@ def test_reschedule_refusals_change_nothing(organiser, alice, upcoming, live_mat
 def test_a_kickoff_that_passed_first_stands(organiser, upcoming):
     later = timezone.now() + timedelta(hours=3)
     with pytest.raises(services.FixtureUnchangeable):
-        services.fixture_reschedule(
+        organising.fixture_reschedule(
             organiser=organiser,
             match_id=upcoming.id,
             kickoff_at=later,
@@ -86,7 +87,7 @@ def test_a_kickoff_that_passed_first_stands(organiser, upcoming):
 
 @pytest.mark.django_db
 def test_cancel_before_kickoff_ends_with_no_result(organiser, upcoming, live_match):
-    services.fixture_cancel(organiser=organiser, match_id=upcoming.id, reason="Hall closed")
+    organising.fixture_cancel(organiser=organiser, match_id=upcoming.id, reason="Hall closed")
     upcoming.refresh_from_db()
     assert (upcoming.status, upcoming.result, upcoming.end_reason) == ("abandoned", "",
                                                                        "cancelled")  # fmt: skip
@@ -94,11 +95,11 @@ def test_cancel_before_kickoff_ends_with_no_result(organiser, upcoming, live_mat
     assert OrganiserAction.objects.get(match=upcoming).kind == "cancel"
     over = _state(upcoming)
     with pytest.raises(services.FixtureUnchangeable):
-        services.fixture_cancel(organiser=organiser, match_id=upcoming.id, reason="again")
+        organising.fixture_cancel(organiser=organiser, match_id=upcoming.id, reason="again")
     assert _state(upcoming) == over
     live = _state(live_match)
     with pytest.raises(services.FixtureUnchangeable, match="not kicked off"):
-        services.fixture_cancel(organiser=organiser, match_id=live_match.id, reason="late")
+        organising.fixture_cancel(organiser=organiser, match_id=live_match.id, reason="late")
     assert _state(live_match) == live
 
 
@@ -108,10 +109,10 @@ def test_cancel_refusals_change_nothing(organiser, alice, upcoming):
     a blank reason, cancel nothing."""
     before = _state(upcoming)
     with pytest.raises(services.NotAllowed) as refused:
-        services.fixture_cancel(organiser=alice, match_id=upcoming.id, reason="Hall closed")
+        organising.fixture_cancel(organiser=alice, match_id=upcoming.id, reason="Hall closed")
     assert refused.value.code == "not_allowed"
     with pytest.raises(services.InvalidFixture, match="Give a reason"):
-        services.fixture_cancel(organiser=organiser, match_id=upcoming.id, reason="  ")
+        organising.fixture_cancel(organiser=organiser, match_id=upcoming.id, reason="  ")
     assert _state(upcoming) == before
     assert upcoming.status == Match.Status.SCHEDULED
 
@@ -120,9 +121,9 @@ def test_cancel_refusals_change_nothing(organiser, alice, upcoming):
 def test_adjudication_awards_a_rated_result_and_everyone_sees_why(
     organiser, alice, bob, make_member
 ):
-    match = services.create_fixture(organiser=organiser, name="Rated", first=alice, second=bob,
+    match = organising.create_fixture(organiser=organiser, name="Rated", first=alice, second=bob,
                                     rated=True)  # fmt: skip
-    services.match_adjudicate(organiser=organiser, match_id=match.id, ruling="second",
+    organising.match_adjudicate(organiser=organiser, match_id=match.id, ruling="second",
                               reason="Alice cannot continue this season")  # fmt: skip
     match.refresh_from_db()
     assert (match.status, match.result, match.end_reason) == ("finished", "second", "adjudicated")
@@ -140,28 +141,28 @@ def test_adjudication_awards_a_rated_result_and_everyone_sees_why(
 
 @pytest.mark.django_db
 def test_void_is_no_result_and_unrated_and_bad_rulings_change_nothing(organiser, alice, bob):
-    match = services.create_fixture(organiser=organiser, name="Rated", first=alice, second=bob,
+    match = organising.create_fixture(organiser=organiser, name="Rated", first=alice, second=bob,
                                     rated=True)  # fmt: skip
     before = _state(match)
     with pytest.raises(services.InvalidFixture, match="A ruling is"):
-        services.match_adjudicate(organiser=organiser, match_id=match.id, ruling="alice",
+        organising.match_adjudicate(organiser=organiser, match_id=match.id, ruling="alice",
                                   reason="x")  # fmt: skip
     with pytest.raises(services.NotAllowed):
-        services.match_adjudicate(organiser=alice, match_id=match.id, ruling="first", reason="x")
+        organising.match_adjudicate(organiser=alice, match_id=match.id, ruling="first", reason="x")
     assert _state(match) == before
-    services.match_adjudicate(organiser=organiser, match_id=match.id, ruling="void",
+    organising.match_adjudicate(organiser=organiser, match_id=match.id, ruling="void",
                               reason="Played under the wrong rules")  # fmt: skip
     match.refresh_from_db()
     assert (match.status, match.result, match.end_reason) == ("abandoned", "", "voided")
     assert not RatingChange.objects.filter(match=match).exists()
     with pytest.raises(services.FixtureUnchangeable, match="Only a live match"):
-        services.match_adjudicate(organiser=organiser, match_id=match.id, ruling="draw",
+        organising.match_adjudicate(organiser=organiser, match_id=match.id, ruling="draw",
                                   reason="again")  # fmt: skip
 
 
 @pytest.mark.django_db
 def test_reschedules_are_for_organisers_only_in_the_trail(organiser, upcoming, make_member):
-    services.fixture_reschedule(
+    organising.fixture_reschedule(
         organiser=organiser,
         match_id=upcoming.id,
         kickoff_at=timezone.now() + timedelta(days=3),
@@ -186,7 +187,7 @@ async def test_a_watcher_is_told_the_fixture_changed_and_syncs_the_new_kickoff(
     new = timezone.now() + timedelta(days=1)
     async with socket_opener() as connect:
         watcher, _ = await connect(match.id, name="visitor")
-        await db(services.fixture_reschedule)(organiser=organiser, match_id=match.id,
+        await db(organising.fixture_reschedule)(organiser=organiser, match_id=match.id,
                                               kickoff_at=new, reason="Rain")  # fmt: skip
         changed = await watcher.event("fixture_changed")
         assert changed == {"type": "fixture_changed", "match_id": match.id, "data": {}}

@@ -21,6 +21,7 @@ from matches import services, visibility
 from matches.models import Match, OrganiserAction, Seat
 from matches.services.errors import OwnMatch
 from notifications.models import Kind, Notice
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_a_live_seat_that_has_not_moved_cannot_be_handed_to_anyone(
     before = _state(live_match)
     for incoming in (carol, organiser):  # another member, or the organiser themself
         with pytest.raises(services.FixtureUnchangeable) as refused:
-            services.fixture_substitute(organiser=organiser, match_id=live_match.id, position=1,
+            organising.fixture_substitute(organiser=organiser, match_id=live_match.id, position=1,
                                         member_id=incoming.pk, reason="Bob is ill")  # fmt: skip
         assert refused.value.code == "fixture_unchangeable"
         assert "kicked off" in refused.value.message
@@ -115,7 +116,7 @@ def test_a_substitution_is_shown_to_the_players_and_watchers(
 ):
     carol = make_member("carol")
     match = make_fixture(first=alice, second=bob, kickoff_at=timezone.now() + timedelta(days=1))
-    services.fixture_substitute(organiser=organiser, match_id=match.id, position=1,
+    organising.fixture_substitute(organiser=organiser, match_id=match.id, position=1,
                                 member_id=carol.pk, reason="Bob is away")  # fmt: skip
     for viewer in (alice, bob, carol, make_member("watcher"), None):
         access = visibility.access_match(user=viewer, match_id=match.id, key=None)
@@ -136,9 +137,9 @@ def test_the_result_notice_still_names_the_ruling_after_a_substitution(
 ):
     carol = make_member("carol")
     match = make_fixture(first=alice, second=bob, kickoff_at=timezone.now() + timedelta(days=1))
-    services.fixture_substitute(organiser=organiser, match_id=match.id, position=1,
+    organising.fixture_substitute(organiser=organiser, match_id=match.id, position=1,
                                 member_id=carol.pk, reason="Bob is away")  # fmt: skip
-    services.fixture_cancel(organiser=organiser, match_id=match.id, reason="Hall flooded")
+    organising.fixture_cancel(organiser=organiser, match_id=match.id, reason="Hall flooded")
     from notifications.organiser_content import _ruling
 
     ruling = _ruling(Match.objects.get(pk=match.id))
@@ -165,16 +166,16 @@ def test_an_organiser_cannot_rule_on_a_match_they_play_in(organiser, make_fixtur
     before = _state(live, ahead)
     soon = timezone.now() + timedelta(days=2)
     attempts = [
-        lambda: services.match_adjudicate(organiser=organiser, match_id=live.id, ruling="first",
+        lambda: organising.match_adjudicate(organiser=organiser, match_id=live.id, ruling="first",
                                           reason="I was winning"),
-        lambda: services.match_adjudicate(organiser=organiser, match_id=live.id, ruling="void",
+        lambda: organising.match_adjudicate(organiser=organiser, match_id=live.id, ruling="void",
                                           reason="Bad start"),
-        lambda: services.fixture_cancel(organiser=organiser, match_id=ahead.id, reason="Busy"),
-        lambda: services.fixture_reschedule(organiser=organiser, match_id=ahead.id,
+        lambda: organising.fixture_cancel(organiser=organiser, match_id=ahead.id, reason="Busy"),
+        lambda: organising.fixture_reschedule(organiser=organiser, match_id=ahead.id,
                                             kickoff_at=soon, reason="Busy"),
-        lambda: services.fixture_substitute(organiser=organiser, match_id=ahead.id, position=0,
+        lambda: organising.fixture_substitute(organiser=organiser, match_id=ahead.id, position=0,
                                             member_id=carol.pk, reason="Swap"),
-        lambda: services.fixture_substitute(organiser=organiser, match_id=ahead.id, position=1,
+        lambda: organising.fixture_substitute(organiser=organiser, match_id=ahead.id, position=1,
                                             member_id=carol.pk, reason="Swap"),
     ]  # fmt: skip
     for attempt in attempts:
@@ -186,8 +187,8 @@ def test_an_organiser_cannot_rule_on_a_match_they_play_in(organiser, make_fixtur
         )
     assert _state(live, ahead) == before
     # Another organiser can.
-    services.match_adjudicate(organiser=boss, match_id=live.id, ruling="draw", reason="Agreed")
-    services.fixture_cancel(organiser=boss, match_id=ahead.id, reason="Hall closed")
+    organising.match_adjudicate(organiser=boss, match_id=live.id, ruling="draw", reason="Agreed")
+    organising.fixture_cancel(organiser=boss, match_id=ahead.id, reason="Hall closed")
     live.refresh_from_db()
     ahead.refresh_from_db()
     assert (live.end_reason, ahead.end_reason) == ("adjudicated", "cancelled")
@@ -198,7 +199,7 @@ def test_an_organiser_cannot_substitute_themself_into_a_fixture(organiser, make_
     ahead = make_fixture(first=alice, second=bob, kickoff_at=timezone.now() + timedelta(days=1))
     before = _state(ahead)
     with pytest.raises(OwnMatch) as refused:
-        services.fixture_substitute(organiser=organiser, match_id=ahead.id, position=1,
+        organising.fixture_substitute(organiser=organiser, match_id=ahead.id, position=1,
                                     member_id=organiser.pk, reason="I will play")  # fmt: skip
     assert refused.value.message == (
         "An organiser cannot seat themselves as a substitute: ask another organiser."
@@ -207,7 +208,7 @@ def test_an_organiser_cannot_substitute_themself_into_a_fixture(organiser, make_
 
 
 def test_an_organiser_cannot_postpone_a_round_they_play_in(organiser, alice, bob, boss):
-    cup = services.create_round_robin(
+    cup = organising.create_round_robin(
         organiser=boss, name="Cup", players=[organiser, alice, bob],
         first_kickoff=timezone.now() + timedelta(hours=1), interval=timedelta(days=1),
     )  # fmt: skip
@@ -218,11 +219,11 @@ def test_an_organiser_cannot_postpone_a_round_they_play_in(organiser, alice, bob
     )
     before = _state(*cup.matches.all())
     with pytest.raises(OwnMatch):
-        services.round_postpone(organiser=organiser, tournament_id=cup.id,
+        organising.round_postpone(organiser=organiser, tournament_id=cup.id,
                                 round_number=own_round, by=timedelta(hours=2),
                                 reason="Late", carry_later=True)  # fmt: skip
     assert _state(*cup.matches.all()) == before
-    moved = services.round_postpone(organiser=boss, tournament_id=cup.id,
+    moved = organising.round_postpone(organiser=boss, tournament_id=cup.id,
                                     round_number=own_round, by=timedelta(hours=2),
                                     reason="Late", carry_later=True)  # fmt: skip
     assert moved

@@ -21,9 +21,11 @@ from django.utils import timezone
 
 from accounts.models import Member
 from lexicon.lexicon import get_lexicon
-from matches import selectors, services
+from matches import services
 from matches.models import Match, Seat, Tournament, Turn
 from tests.matches.helpers import commit_move, commit_now, game_of
+from tournaments import services as organising
+from tournaments import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -127,7 +129,7 @@ def play_a_few_moves(match: Match, first: Member, second: Member) -> None:
 @pytest.fixture
 def tournament_live(organiser, alice, bob) -> tuple[Tournament, Match]:
     """A members-only two-player round robin whose one match is live, after three moves."""
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Leak cup",
         players=[alice, bob],
@@ -367,7 +369,7 @@ def _won_by(match: Match, winner: Member) -> str:
 
 def test_standings_count_wins_draws_forfeits_and_spread(organiser, make_member) -> None:
     a, b, c, d = (make_member(name) for name in ("ann", "ben", "cat", "dan"))
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Table",
         players=[a, b, c, d],
@@ -385,13 +387,13 @@ def test_standings_count_wins_draws_forfeits_and_spread(organiser, make_member) 
     bd = _match_between(tournament, b, d)  # abandoned: counts for nobody
     _settle(bd, "", "abandoned", (0, 0))
     # ann v dan and ben v cat are still scheduled: they do not count.
-    table = selectors.standings_by_name(tournament)
+    table = standings.standings_by_name(tournament)
     assert (table["ann"].played, table["ann"].won, table["ann"].lost) == (2, 1, 1)
     assert table["ann"].spread == 100  # the forfeit adds no spread
     assert (table["ben"].played, table["ben"].lost, table["ben"].spread) == (1, 1, -100)
     assert (table["cat"].played, table["cat"].won, table["cat"].drawn) == (2, 1, 1)
     assert (table["dan"].played, table["dan"].drawn, table["dan"].spread) == (1, 1, 0)
-    order = [line.name for line in selectors.standings(tournament)]
+    order = [line.name for line in standings.standings(tournament)]
     assert order == ["cat", "ann", "dan", "ben"]  # 1.5, then 1 (+100), 0.5, 0
     html = page(signed_in(None), f"/tournaments/{tournament.id}/")
     row = '<th scope="row"><a href="/players/{0}/">{0}</a></th>'

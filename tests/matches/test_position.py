@@ -25,6 +25,7 @@ from matches.models import Match, Seat
 from matches.records import replayed_game, verify_bag
 from matches.stored_game import POSITION_FORMAT, game_of, position_state
 from tests.matches.test_records import play_out
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -117,7 +118,7 @@ def test_the_migration_keeps_every_match_of_the_demo_and_of_random_games() -> No
     alice, bob, carol, dave = (members[name] for name in ("alice", "bob", "carol", "dave"))
 
     def fixture(first: Member, second: Member) -> Match:
-        return services.create_fixture(
+        return organising.create_fixture(
             organiser=members["organiser"], name="random game", first=first, second=second
         )
 

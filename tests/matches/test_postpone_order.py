@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import Match, OrganiserAction, Tournament
-from matches.services.organising import POSTPONE_NOT_LATER, POSTPONE_TOO_LONG
+from tournaments import services as organising
+from tournaments.services.organising import POSTPONE_NOT_LATER, POSTPONE_TOO_LONG
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def league(organiser, alice, bob, make_member) -> Tournament:
     """Four players, three rounds a day apart, starting tomorrow."""
     players = [alice, bob, make_member("carol"), make_member("dave")]
-    return services.create_round_robin(
+    return organising.create_round_robin(
         organiser=organiser,
         name="League",
         players=players,
@@ -42,7 +43,7 @@ def _postpone(organiser, league, **kwargs):
         "by": timedelta(hours=36),
         "reason": "Flooded hall",
     } | kwargs
-    return services.round_postpone(**args)
+    return organising.round_postpone(**args)
 
 
 def test_round_one_is_not_put_after_round_two_without_a_word(organiser, league):

@@ -12,13 +12,15 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from matches import selectors, services, visibility
+from matches import services, visibility
 from matches.integrity import match_problems
 from matches.models import CommitReceipt, Match, Seat
 from notifications.models import Notice
 from ratings.models import RatingChange
 from tests.matches.helpers import commit_move, opening_play
 from tests.matches.test_ws_helpers import seeded_match, socket_opener
+from tournaments import services as organising
+from tournaments import standings
 
 db = database_sync_to_async
 
@@ -105,7 +107,7 @@ def test_a_forfeit_that_came_first_stands(live_match, alice):
 
 @pytest.mark.django_db
 def test_a_rated_resignation_moves_both_ratings(organiser, alice, bob):
-    match = services.create_fixture(
+    match = organising.create_fixture(
         organiser=organiser, name="Rated", first=alice, second=bob, rated=True
     )
     services.match_resign(match_id=match.id, member=alice, client_id="r-1")
@@ -141,7 +143,7 @@ def test_standings_count_a_resignation_and_its_spread_never_favours_the_resigner
     organiser, make_fixture, alice, bob, make_member
 ):
     carol = make_member("carol")
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser, name="Club", players=[alice, bob, carol],
         first_kickoff=timezone.now() + timedelta(days=7), interval=timedelta(0),
     )  # fmt: skip
@@ -159,7 +161,7 @@ def test_standings_count_a_resignation_and_its_spread_never_favours_the_resigner
     lead = opened_and_resigned(alice, bob, alice)  # alice resigns while ahead
     assert lead > 0
     opened_and_resigned(bob, carol, carol)  # carol resigns while behind
-    table = {line.member_id: line for line in selectors.standings(tournament)}
+    table = {line.member_id: line for line in standings.standings(tournament)}
     assert [(table[m.pk].won, table[m.pk].lost) for m in (alice, bob, carol)] == [
         (0, 1),
         (2, 0),

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from matches import services, visibility
 from matches.models import Match, Seat
+from tournaments import services as organising
 
 KICKOFF = datetime(2031, 5, 4, 18, 0, tzinfo=UTC)
 BEFORE = KICKOFF - timedelta(days=1)
@@ -28,7 +29,7 @@ def _members(seats) -> list[int | None]:
 
 def test_a_fixture_without_players_has_two_free_seats(organiser) -> None:
     with time_machine.travel(BEFORE, tick=False):
-        match = services.create_fixture(organiser=organiser, name="Open", kickoff_at=KICKOFF)
+        match = organising.create_fixture(organiser=organiser, name="Open", kickoff_at=KICKOFF)
     seats = list(match.seats.order_by("position"))
     assert [seat.position for seat in seats] == [0, 1]
     assert _members(seats) == [None, None]
@@ -40,7 +41,7 @@ def test_a_fixture_without_players_has_two_free_seats(organiser) -> None:
 
 def test_a_fixture_with_players_seats_them_and_waits_for_kick_off(organiser, alice, bob) -> None:
     with time_machine.travel(BEFORE, tick=False):
-        match = services.create_fixture(
+        match = organising.create_fixture(
             organiser=organiser,
             name="Seated",
             kickoff_at=KICKOFF,
@@ -57,7 +58,7 @@ def test_a_fixture_with_players_seats_them_and_waits_for_kick_off(organiser, ali
 
 
 def test_a_fixture_with_one_player_leaves_the_other_seat_free(organiser, bob) -> None:
-    match = services.create_fixture(organiser=organiser, name="Half", second=bob)
+    match = organising.create_fixture(organiser=organiser, name="Half", second=bob)
     assert _members(match.seats.order_by("position")) == [None, bob.pk]
     assert match.status == Match.Status.SCHEDULED
 
@@ -76,13 +77,13 @@ def test_a_fixture_without_kick_off_and_both_players_is_live_at_once(
 
 def test_only_organisers_schedule_fixtures(alice) -> None:
     with pytest.raises(services.NotAllowed):
-        services.create_fixture(organiser=alice, name="Nope")
+        organising.create_fixture(organiser=alice, name="Nope")
     assert not Match.objects.exists()
 
 
 def test_a_member_cannot_sit_on_both_sides(organiser, alice) -> None:
     with pytest.raises(services.ServiceError, match="both sides"):
-        services.create_fixture(organiser=organiser, name="Twice", first=alice, second=alice)
+        organising.create_fixture(organiser=organiser, name="Twice", first=alice, second=alice)
     assert not Match.objects.exists()
 
 
@@ -93,9 +94,9 @@ def test_a_member_cannot_sit_on_both_sides(organiser, alice) -> None:
 def test_a_name_that_is_not_one_line_is_refused(organiser, alice, bob, name: str) -> None:
     """A fixture's or a tournament's name goes into records and logs: one line only."""
     with pytest.raises(services.InvalidFixture, match="one line"):
-        services.create_fixture(organiser=organiser, name=name)
+        organising.create_fixture(organiser=organiser, name=name)
     with pytest.raises(services.InvalidFixture, match="one line"):
-        services.create_round_robin(
+        organising.create_round_robin(
             organiser=organiser,
             name=name,
             players=[alice, bob],
@@ -118,7 +119,7 @@ def _pairs(tournament) -> list[tuple[int, int]]:
 def test_a_round_robin_of_four_is_six_fixtures_over_three_rounds(organiser, make_member) -> None:
     players = [make_member(f"p{i}") for i in range(4)]
     with time_machine.travel(BEFORE, tick=False):
-        tournament = services.create_round_robin(
+        tournament = organising.create_round_robin(
             organiser=organiser,
             name="Four",
             players=players,
@@ -148,7 +149,7 @@ def test_a_round_robin_of_five_is_ten_fixtures_with_a_bye_each_round(
     organiser, make_member
 ) -> None:
     players = [make_member(f"q{i}") for i in range(5)]
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Five",
         players=players,
@@ -177,7 +178,7 @@ def test_a_double_round_robin_plays_every_pair_twice_with_seats_swapped(
     organiser, make_member
 ) -> None:
     players = [make_member(f"r{i}") for i in range(4)]
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Twice",
         players=players,
@@ -193,7 +194,7 @@ def test_a_double_round_robin_plays_every_pair_twice_with_seats_swapped(
 
 def test_only_organisers_create_round_robins(alice, bob, make_member) -> None:
     with pytest.raises(services.NotAllowed):
-        services.create_round_robin(
+        organising.create_round_robin(
             organiser=alice,
             name="Nope",
             players=[alice, bob],
@@ -205,7 +206,7 @@ def test_only_organisers_create_round_robins(alice, bob, make_member) -> None:
 
 def test_a_round_robin_refuses_a_repeated_player(organiser, alice, bob) -> None:
     with pytest.raises(services.ServiceError, match="only once"):
-        services.create_round_robin(
+        organising.create_round_robin(
             organiser=organiser,
             name="Dup",
             players=[alice, bob, alice],

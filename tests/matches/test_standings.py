@@ -14,8 +14,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Member
-from matches import services, standings
 from matches.models import Match, Seat, Tournament
+from tournaments import services as organising
+from tournaments import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ KICKOFF = datetime(2031, 5, 4, 18, 0, tzinfo=UTC)
 
 def round_robin(organiser: Member, players: list[Member], name: str = "Cup") -> Tournament:
     """Every pair once, all kicking off in 2031 (so nothing opens by itself)."""
-    return services.create_round_robin(
+    return organising.create_round_robin(
         organiser=organiser,
         name=name,
         players=players,

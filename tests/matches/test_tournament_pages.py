@@ -12,10 +12,11 @@ import pytest
 import time_machine
 
 from accounts.models import Member
-from matches import services, tournaments
 from matches.models import Match, Seat, Tournament
 from tests.matches.test_pages import page, signed_in
 from tests.matches.test_standings import between, round_robin, settle
+from tournaments import listing as tournaments
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,7 @@ def test_the_list_sorts_tournaments_into_current_upcoming_and_past(
     carol = make_member("carol")
     with time_machine.travel(KICKOFF - timedelta(days=10), tick=False):
         spring = round_robin(organiser, [alice, bob], name="Spring")  # one fixture, at KICKOFF
-        summer = services.create_round_robin(
+        summer = organising.create_round_robin(
             organiser=organiser, name="Summer", players=[alice, bob, carol],
             first_kickoff=KICKOFF + timedelta(days=2), interval=timedelta(days=1),
         )  # fmt: skip
@@ -121,11 +122,11 @@ def test_members_only_tournaments_are_listed_for_members_only(
     organiser, alice, bob, make_member
 ) -> None:
     waiting = pending(make_member, "walt")
-    services.create_round_robin(
+    organising.create_round_robin(
         organiser=organiser, name="Open cup", players=[alice, bob],
         first_kickoff=KICKOFF, interval=timedelta(hours=1),
     )  # fmt: skip
-    services.create_round_robin(
+    organising.create_round_robin(
         organiser=organiser, name="Club cup", players=[alice, bob],
         first_kickoff=KICKOFF, interval=timedelta(hours=1),
         visibility_=Match.Visibility.MEMBERS,
@@ -220,12 +221,12 @@ def alices_season(organiser, alice, bob, make_member):
     voided match with bob."""
     carol, dave = make_member("carol"), make_member("dave")
     cup = round_robin(organiser, [alice, bob, carol, dave], name="Public cup")
-    club = services.create_round_robin(
+    club = organising.create_round_robin(
         organiser=organiser, name="Club cup", players=[alice, bob],
         first_kickoff=KICKOFF, interval=timedelta(hours=1),
         visibility_=Match.Visibility.MEMBERS,
     )  # fmt: skip
-    again = services.create_round_robin(
+    again = organising.create_round_robin(
         organiser=organiser, name="Return cup", players=[alice, bob, carol],
         first_kickoff=KICKOFF, interval=timedelta(hours=1),
     )  # fmt: skip
@@ -240,7 +241,7 @@ def alices_season(organiser, alice, bob, make_member):
     Seat.objects.filter(match=live, member=alice).update(score=77)
     Seat.objects.filter(match=live, member=dave).update(score=55)
     scheduled = between(again, bob, carol)  # not alice's
-    friendly = services.create_fixture(
+    friendly = organising.create_fixture(
         organiser=organiser, name="Friendly", first=alice, second=dave, kickoff_at=KICKOFF
     )
     return {
@@ -370,7 +371,7 @@ def test_the_standings_api_answers_the_table_in_order(organiser, make_member) ->
 def test_the_standings_api_hides_what_the_page_hides(organiser, alice, bob, make_member) -> None:
     from tests.matches.test_api import _get
 
-    club = services.create_round_robin(
+    club = organising.create_round_robin(
         organiser=organiser, name="Club cup", players=[alice, bob],
         first_kickoff=KICKOFF, interval=timedelta(hours=1),
         visibility_=Match.Visibility.MEMBERS,

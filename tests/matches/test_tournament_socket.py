@@ -36,6 +36,7 @@ from tests.matches.test_ws_helpers import (
     socket_path,
     some_move,
 )
+from tournaments import services as organising
 from vacations import services as vacation_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -134,7 +135,7 @@ def server_log(web_server: WebServer) -> Callable[[], str]:
 
 
 def round_robin_match(organiser: Member, alice: Member, bob: Member, kickoff: Any) -> Match:
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Socket League",
         players=[alice, bob],

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from common.logs import request_id
 from notifications.batching import MAX_REQUEST_IDS, DispatchBatch, process_batch
 from notifications.models import Notice
 from tests.matches.helpers import opening_then_pass
 from wordduel.celery import app
-from wordduel.logs import request_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

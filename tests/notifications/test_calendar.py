@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from icalendar import Calendar
 
-from matches import services
 from matches.models import Match
 from notifications.models import CalendarFeed
 from tests.matches.helpers import commit_move
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -160,7 +160,7 @@ def test_a_rotated_secret_stops_working_and_the_settings_page_shows_the_new_one(
 
 
 def _tournament(organiser, players, *, name: str, visibility: str):
-    return services.create_round_robin(
+    return organising.create_round_robin(
         organiser=organiser,
         name=name,
         players=players,

@@ -28,6 +28,7 @@ from notifications.services import update_notification_settings
 from tests.matches.helpers import title_of
 from tests.notifications.conftest import html_of, text_of, to
 from tests.notifications.test_push import _subscribe as subscribe
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +87,7 @@ def test_a_reschedule_tells_both_players_the_old_and_new_kick_off_with_a_newer_i
     assert int(first["SEQUENCE"]) == 0
 
     with capture(execute=True):
-        services.fixture_reschedule(
+        organising.fixture_reschedule(
             organiser=organiser, match_id=match.id, kickoff_at=new, reason="The hall is closed."
         )
 
@@ -123,7 +124,7 @@ def test_a_second_reschedule_sends_its_own_notice_and_a_higher_sequence(
     match = fixture_ahead
     for days in (3, 4):
         with capture(execute=True):
-            services.fixture_reschedule(
+            organising.fixture_reschedule(
                 organiser=organiser,
                 match_id=match.id,
                 kickoff_at=match.kickoff_at + timedelta(days=days),
@@ -144,7 +145,7 @@ def test_postponing_a_round_tells_each_of_its_players_and_no_one_else(
         player.save(update_fields=["email"])
     start = (timezone.now() + timedelta(days=1)).replace(second=0, microsecond=0)
     with capture(execute=True):
-        tournament = services.create_round_robin(
+        tournament = organising.create_round_robin(
             organiser=organiser,
             name="Spring league",
             players=players,
@@ -154,7 +155,7 @@ def test_postponing_a_round_tells_each_of_its_players_and_no_one_else(
     sent = len(smtp_server.messages)
 
     with capture(execute=True):
-        services.round_postpone(
+        organising.round_postpone(
             organiser=organiser,
             tournament_id=tournament.id,
             round_number=1,
@@ -187,7 +188,7 @@ def test_a_substitution_tells_the_newcomer_the_player_replaced_and_the_opponent(
     counts = {m.email: len(to(smtp_server, m.email)) for m in (alice, bob)}
 
     with capture(execute=True):
-        services.fixture_substitute(
+        organising.fixture_substitute(
             organiser=organiser, match_id=match.id, position=1, member_id=carol.pk, reason="Ill"
         )
 
@@ -220,7 +221,7 @@ def test_a_cancelled_fixture_reads_cancelled_with_no_score_and_cancels_the_event
     alice, bob = with_email
     match = fixture_ahead
     with capture(execute=True):
-        services.fixture_cancel(organiser=organiser, match_id=match.id, reason="Rained off.")
+        organising.fixture_cancel(organiser=organiser, match_id=match.id, reason="Rained off.")
 
     title = title_of(match)
     for member in (alice, bob):
@@ -247,7 +248,7 @@ def test_a_cancelled_fixture_with_one_player_never_prints_none(
     alice, _ = with_email
     with capture(execute=True):
         match = make_fixture(first=alice, kickoff_at=timezone.now() + timedelta(days=1))
-        services.fixture_cancel(organiser=organiser, match_id=match.id, reason="No opponent")
+        organising.fixture_cancel(organiser=organiser, match_id=match.id, reason="No opponent")
     message = to(smtp_server, alice.email)[-1]
     assert message["Subject"] == f"Cancelled: {title_of(match)}"
     _no_none(message)
@@ -261,10 +262,10 @@ def test_a_voided_and_an_adjudicated_match_say_what_the_organiser_decided(
         voided = make_fixture(first=alice, second=bob, name="Stalled one")
         adjudicated = make_fixture(first=alice, second=bob, name="Stalled two")
     with capture(execute=True):
-        services.match_adjudicate(
+        organising.match_adjudicate(
             organiser=organiser, match_id=voided.id, ruling="void", reason="Both ill."
         )
-        services.match_adjudicate(
+        organising.match_adjudicate(
             organiser=organiser, match_id=adjudicated.id, ruling="second", reason="alice left."
         )
 
@@ -305,7 +306,7 @@ def test_a_member_who_turned_fixture_emails_off_gets_no_moved_email_but_a_push(
     match = fixture_ahead
     new = match.kickoff_at + timedelta(hours=5)
     with capture(execute=True):
-        services.fixture_reschedule(
+        organising.fixture_reschedule(
             organiser=organiser, match_id=match.id, kickoff_at=new, reason="Later"
         )
 
@@ -333,14 +334,14 @@ def test_a_moved_notice_sent_late_after_another_change_is_skipped(
     alice, _bob = with_email
     match = fixture_ahead
     emails = len(to(smtp_server, alice.email))
-    services.fixture_reschedule(  # its notices' tasks are never run here
+    organising.fixture_reschedule(  # its notices' tasks are never run here
         organiser=organiser,
         match_id=match.id,
         kickoff_at=match.kickoff_at + timedelta(days=1),
         reason="First",
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.fixture_reschedule(
+        organising.fixture_reschedule(
             organiser=organiser,
             match_id=match.id,
             kickoff_at=match.kickoff_at + timedelta(days=2),
@@ -358,7 +359,7 @@ def test_the_sequence_grows_when_a_rescheduled_fixture_is_abandoned(make_fixture
 
     start = datetime.now(tz=UTC) + timedelta(hours=1)
     match = make_fixture(kickoff_at=start, name="Empty")
-    services.fixture_reschedule(
+    organising.fixture_reschedule(
         organiser=organiser, match_id=match.id, kickoff_at=start + timedelta(hours=1), reason="x"
     )
     assert calendar_sequence(Match.objects.get(pk=match.pk)) == 1

@@ -16,6 +16,7 @@ from matches import services
 from matches.models import Match, Seat
 from matches.stored_game import game_of
 from tests.matches.helpers import commit_now
+from tournaments import services as organising
 
 _ids = itertools.count()
 
@@ -30,7 +31,7 @@ def fixture(
     kickoff_at: datetime | None = None,
 ) -> Match:
     """A fixture through the service; with both players and no kick-off it is live at once."""
-    return services.create_fixture(
+    return organising.create_fixture(
         organiser=organiser,
         name=f"Fixture {next(_ids)}",
         first=first,

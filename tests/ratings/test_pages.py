@@ -10,13 +10,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches import services
 from matches.models import Match, Tournament
 from ratings import selectors
 from ratings.chart import history_chart
 from ratings.models import Rating, RatingChange
 from ratings.policy import PROVISIONAL_DEVIATION
 from tests.ratings.season import at, fixture, forfeit
+from tournaments import services as organising
 
 pytestmark = pytest.mark.django_db
 
@@ -266,7 +266,7 @@ def test_a_round_robin_is_seeded_by_rating_and_shows_the_ratings_at_the_start(
 
 def test_a_round_robin_can_be_unrated_and_unseeded(organiser, make_member) -> None:
     players = [make_member(name) for name in ("ann", "ben", "cat")]
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Casual",
         players=players,

@@ -35,10 +35,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from accounts.models import Member
-from matches import services
 from matches.models import CommitReceipt, Match, Seat, Tournament, Turn
 from tests.matches.test_ws_helpers import seeded_match, session_cookie
 from tests.reliability.harness import HOST, ORIGIN, check_integrity, record_figures
+from tournaments import services as organising
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 
@@ -110,7 +110,7 @@ def pages(organiser, alice, bob, make_fixture) -> dict[str, tuple[Member | None,
     """A path of every kind of page, with who looks at it."""
     live = seeded_match(make_fixture, alice, bob, seed=41)
     waiting = make_fixture(first=alice, kickoff_at=timezone.now() + timedelta(days=1))
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=organiser,
         name="Cup",
         players=[alice, bob],

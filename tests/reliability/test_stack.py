@@ -508,7 +508,7 @@ def test_the_proxys_log_holds_no_key_or_secret(
     assert any("%3Fkey%3DREDACTED" in location for location in locations), locations
 
     # Behind the proxy, the web processes' own lines and Daphne's access lines hold none of
-    # them either: they redact by the same list (wordduel/secret_urls.py).
+    # them either: they redact by the same list (common/secret_urls.py).
     in_web_log = [
         f"/matches/{hidden.id}/?key=[redacted]",
         "/imports/1/?key=[redacted]",

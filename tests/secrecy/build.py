@@ -47,6 +47,7 @@ from django.utils import timezone
 
 from accounts.models import Member
 from challenges import services as challenges
+from common.logs import JsonFormatter
 from matches import services, visibility
 from matches.models import Match, OrganiserAction, Seat, Turn
 from matches.visibility import policy
@@ -56,8 +57,8 @@ from tests.conftest import _drop_rate_limits
 from tests.matches.test_ws_helpers import headers_for, session_cookie, socket_path
 from tests.secrecy import plants, worlds
 from tests.secrecy.worlds import LOG, ROLES, Look, Role, WorldRecord, WorldSpec
+from tournaments import services as organising
 from wordduel.asgi import application
-from wordduel.logs import JsonFormatter
 
 db = database_sync_to_async
 ARRIVAL = 10  # seconds: a bound for a frame that must come, never a measurement
@@ -75,7 +76,7 @@ STAND_INS = ("mail.log",)
 
 class LogCapture(logging.Handler):
     """Every log record at INFO and above (the deployed level), as the JSON line production
-    writes (``wordduel.logs.JsonFormatter``)."""
+    writes (``common.logs.JsonFormatter``)."""
 
     def __init__(self) -> None:
         super().__init__(logging.INFO)
@@ -241,7 +242,7 @@ def _schedule(spec: WorldSpec, members: dict[str, Member]) -> tuple[int, int]:
     kick-off (``substitute``, ``moved``) about the very match whose secrets the worlds vary.
     """
     olive = members["olive"]
-    tournament = services.create_round_robin(
+    tournament = organising.create_round_robin(
         organiser=olive,
         name="Spring Cup",
         players=[members["alice"], members["carol"]],
@@ -251,14 +252,14 @@ def _schedule(spec: WorldSpec, members: dict[str, Member]) -> tuple[int, int]:
         rated=True,
     )
     match = tournament.matches.get()
-    services.fixture_substitute(
+    organising.fixture_substitute(
         organiser=olive,
         match_id=match.pk,
         position=Seat.Position.SECOND,
         member_id=members["bob"].pk,
         reason="carol is away that week",
     )
-    services.fixture_reschedule(
+    organising.fixture_reschedule(
         organiser=olive,
         match_id=match.pk,
         kickoff_at=worlds.KICKOFF,

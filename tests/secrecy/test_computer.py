@@ -26,6 +26,7 @@ from tests.matches.helpers import commit_move
 from tests.notifications.conftest import eager_tasks  # noqa: F401 (a fixture, used by name)
 from tests.secrecy import worlds
 from tests.secrecy.worlds import FIRST, FIRST_OTHER, SECOND, Hand, WorldSpec, seed_hex
+from tournaments import services as organising
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +59,7 @@ def _world(spec: WorldSpec, seen: list[Any]) -> dict[str, Any]:
     olive.user_permissions.add(Permission.objects.get(codename="organise"))
     olive = Member.objects.get(pk=olive.pk)
     alice = Member.objects.create_user(username="alice", password="pw-correct-horse")
-    match = services.create_fixture(
+    match = organising.create_fixture(
         organiser=olive,
         name="Bye round",
         first=alice,

@@ -20,6 +20,7 @@ from matches import services
 from matches.models import Match, Tournament, Turn
 from notifications.services import update_notification_settings
 from tests.matches.helpers import commit_now
+from tournaments import services as organising
 from vacations import selectors as vacation_selectors
 from vacations import services as vacation_services
 from vacations.errors import AllowanceNotAllowed, VacationMissing, VacationRefused
@@ -42,7 +43,7 @@ def _pass(match: Match, member, *, client_id: str = "c1") -> services.CommitOutc
 @pytest.fixture
 def tournament(organiser, alice, bob) -> Tournament:
     with time_machine.travel(KICKOFF - timedelta(days=3), tick=False):
-        return services.create_round_robin(
+        return organising.create_round_robin(
             organiser=organiser,
             name="Spring League",
             players=[alice, bob],

@@ -29,6 +29,7 @@ from matches import services
 from matches.models import Match, Seat
 from matches.stored_game import game_of
 from ratings.models import RatingChange
+from tournaments import services as tournament_services
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 ORGANISER = "organiser"
@@ -80,7 +81,7 @@ class Command(BaseCommand):
             # a commit) sees its fixtures before they are played, and looks at them with
             # today's clock, which would forfeit every one of them.
             with transaction.atomic():
-                league = services.create_round_robin(
+                league = tournament_services.create_round_robin(
                     organiser=organiser,
                     name=name,
                     players=players,
@@ -98,7 +99,7 @@ class Command(BaseCommand):
     def _announce(
         self, organiser: Member, players: list[Member], now: datetime, played: int
     ) -> None:
-        upcoming = services.create_round_robin(
+        upcoming = tournament_services.create_round_robin(
             organiser=organiser,
             name="Winter league",
             players=players,

@@ -9,19 +9,19 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import Member
+from common.events import FixtureScheduled, emit
+from common.text import NOT_ONE_LINE, is_one_line
 from engine import UnknownRuleset, get_ruleset
 from lexicon.lexicon import get_lexicon
 from matches.live.news import publish_on_commit
 from matches.models import Match, Seat, Tournament
-from matches.services.common import locked_seats, require_organiser
+from matches.services.common import locked_seats, require_organiser, seated_members
 from matches.services.common import now as _now
 from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture
 from matches.services.lifecycle import after_seating
 from matches.visibility.access import is_club_member
-from notifications import notices
 from ratings.selectors import seeded_by_rating
-from wordduel.text import NOT_ONE_LINE, is_one_line
 
 
 def _clean_name(name: str, *, what: str) -> str:
@@ -94,7 +94,7 @@ def create_fixture(
                 seat.member = member
                 seat.seated_at = now
                 seat.save(update_fields=["member", "seated_at"])
-        notices.fixture_scheduled(match.id, [seat.member_id for seat in seats])
+        emit(FixtureScheduled(match_id=match.id, member_ids=seated_members(seats)))
         publish_on_commit(after_seating(match, seats, now=now))
     return match
 
@@ -188,5 +188,5 @@ def create_round_robin(
                 Seat.objects.filter(match=match, position=1).update(
                     member=second, seated_at=seated_at
                 )
-                notices.fixture_scheduled(match.id, [first.pk, second.pk])
+                emit(FixtureScheduled(match_id=match.id, member_ids=(first.pk, second.pk)))
     return tournament

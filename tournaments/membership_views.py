@@ -19,10 +19,10 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.forms import ClubForm, InvitationForm
 from accounts.models import ORGANISER_PERMISSION, Club, Invitation, Member
-from accounts.organiser_forms import SUBSTITUTE, RemovalForm
-from matches.forms import MEMBER_DATALIST
-from matches.organise_selectors import held_fixtures
-from matches.services.errors import ServiceError
+from common.errors import ServiceError
+from tournaments.forms import MEMBER_DATALIST
+from tournaments.membership_forms import SUBSTITUTE, RemovalForm
+from tournaments.organise_selectors import held_fixtures
 
 
 def invitation_link(invitation: Invitation) -> str:

@@ -258,3 +258,8 @@ __all__ = [
     "order",
     "standings",
 ]
+
+
+def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
+    """Standings keyed by player name; handy for tests and exports."""
+    return {line.name: line for line in standings(tournament)}

@@ -13,9 +13,9 @@ from typing import Annotated
 from django.http import HttpRequest
 from ninja import Query, Router
 
-from matches.organise_selectors import PICKER_LIMIT, member_options
 from matches.schemas import ApiError, MemberOption, MemberOptions
 from matches.services.common import require_organiser
+from tournaments.organise_selectors import PICKER_LIMIT, member_options
 
 router = Router(tags=["organise"])
 

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import Member
+from common.errors import ServiceError
 from matches import visibility
 from matches.live.news import Event, PublicEvent, publish_on_commit
 from matches.models import Match, OrganiserAction, Seat
@@ -31,12 +32,11 @@ from matches.services.errors import (
     InvalidFixture,
     OwnMatch,
     RoundsOutOfOrder,
-    ServiceError,
 )
-from matches.services.fixtures import NOT_A_MEMBER
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.visibility.access import is_club_member
 from notifications import organiser_changes
+from tournaments.services.fixtures import NOT_A_MEMBER
 
 #: The longest reason kept with an organiser's action.
 MAX_REASON_LENGTH = 500

@@ -22,10 +22,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import ORGANISER_PERMISSION, Member
-from matches import organise_selectors, services
-from matches.forms import MEMBER_DATALIST
+from matches import services
 from matches.models import Match, Seat, Tournament
-from matches.organise_forms import (
+from tournaments import organise_selectors
+from tournaments import services as tournament_services
+from tournaments.forms import MEMBER_DATALIST
+from tournaments.organise_forms import (
     RULING_LABELS,
     AdjudicateForm,
     CancelForm,
@@ -34,7 +36,7 @@ from matches.organise_forms import (
     RescheduleForm,
     SubstituteForm,
 )
-from matches.services.organising import MAX_POSTPONE_DAYS
+from tournaments.services.organising import MAX_POSTPONE_DAYS
 
 organiser_only = permission_required(ORGANISER_PERMISSION, raise_exception=True)
 
@@ -138,11 +140,11 @@ def _fixture(match_id: int) -> Match:
 @require_POST
 @organiser_only
 def fixture_reschedule(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Move a fixture's kick-off: ``services.fixture_reschedule``."""
+    """Move a fixture's kick-off: ``tournament_services.fixture_reschedule``."""
     match = _fixture(match_id)
 
     def call(data: dict[str, Any]) -> str:
-        services.fixture_reschedule(
+        tournament_services.fixture_reschedule(
             organiser=_member(request),
             match_id=match.id,
             kickoff_at=data["kickoff_at"],
@@ -156,11 +158,11 @@ def fixture_reschedule(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @organiser_only
 def fixture_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Cancel a fixture before kick-off: ``services.fixture_cancel``."""
+    """Cancel a fixture before kick-off: ``tournament_services.fixture_cancel``."""
     match = _fixture(match_id)
 
     def call(data: dict[str, Any]) -> str:
-        services.fixture_cancel(
+        tournament_services.fixture_cancel(
             organiser=_member(request), match_id=match.id, reason=data["reason"]
         )
         return f"Cancelled {match.name}."
@@ -171,11 +173,11 @@ def fixture_cancel(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @organiser_only
 def fixture_substitute(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Replace a seat's player before kick-off: ``services.fixture_substitute``."""
+    """Replace a seat's player before kick-off: ``tournament_services.fixture_substitute``."""
     match = _fixture(match_id)
 
     def call(data: dict[str, Any]) -> str:
-        services.fixture_substitute(
+        tournament_services.fixture_substitute(
             organiser=_member(request),
             match_id=match.id,
             position=data["position"],
@@ -192,11 +194,11 @@ def fixture_substitute(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @organiser_only
 def match_adjudicate(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Rule on a live match (a win, a draw, or void): ``services.match_adjudicate``."""
+    """Rule on a live match (a win, a draw, or void): ``tournament_services.match_adjudicate``."""
     match = _fixture(match_id)
 
     def call(data: dict[str, Any]) -> str:
-        services.match_adjudicate(
+        tournament_services.match_adjudicate(
             organiser=_member(request),
             match_id=match.id,
             ruling=data["ruling"],
@@ -210,12 +212,12 @@ def match_adjudicate(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 @organiser_only
 def round_postpone(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Put a tournament round back: ``services.round_postpone``."""
+    """Put a tournament round back: ``tournament_services.round_postpone``."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     form = PostponeForm(request.POST)
 
     def call(data: dict[str, Any]) -> str:
-        moved = services.round_postpone(
+        moved = tournament_services.round_postpone(
             organiser=_member(request),
             tournament_id=tournament.id,
             round_number=data["round_number"],

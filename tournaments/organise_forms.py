@@ -15,15 +15,15 @@ from typing import Any
 from django import forms
 
 from accounts.models import Member
-from matches.forms import (
+from matches.models import Match, Seat, Tournament
+from tournaments.forms import (
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
     LocalTimeMixin,
     find_member,
     member_input,
 )
-from matches.models import Match, Seat, Tournament
-from matches.services.organising import (
+from tournaments.services.organising import (
     MAX_POSTPONE_DAYS,
     MAX_REASON_LENGTH,
     POSTPONE_NOT_LATER,

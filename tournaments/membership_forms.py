@@ -7,8 +7,8 @@ from typing import Any
 from django import forms
 
 from accounts.models import Member
-from matches.forms import member_input
-from matches.organise_forms import clean_member
+from tournaments.forms import member_input
+from tournaments.organise_forms import clean_member
 
 WITHDRAW, SUBSTITUTE = "withdraw", "substitute"
 NAME_A_SUBSTITUTE = "Name the member who takes their seats."

@@ -12,8 +12,8 @@ A secret in an address is a capability: whoever reads it in a log can use it. Ea
   (``/accounts/password/reset/<uid>/<token>/``).
 
 :func:`redact` takes every one out of any text (a path, a full URL, a request line, a log
-message). Our request and socket lines (``wordduel/logs.py``), every other log record
-(:class:`wordduel.logs.SecretsFilter`) and Daphne's access log
+message). Our request and socket lines (``common/logs.py``), every other log record
+(:class:`common.logs.SecretsFilter`) and Daphne's access log
 (``wordduel.security.RedactingAccessLog``) use it; the proxy's log uses :data:`PATTERN`
 itself (``deploy/Caddyfile``, checked equal by ``tests/foundation/test_secret_urls.py``).
 """

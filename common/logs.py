@@ -15,7 +15,7 @@ ours agree), otherwise a fresh one; responses send it back in ``X-Request-ID``.
   duration and the client's address as the rate limits see it.
 
 No line holds a secret of an address (a viewing key, a calendar secret, a reset token...:
-``wordduel/secret_urls.py``): the request and socket lines write the path redacted, and both
+``common/secret_urls.py``): the request and socket lines write the path redacted, and both
 formatters redact the whole line they write, so a path in any other record (a CSRF refusal,
 an exception's message) is redacted too.
 """
@@ -33,7 +33,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from wordduel.secret_urls import redact
+from common.secret_urls import redact
 
 if TYPE_CHECKING:  # importable from settings, before Django is set up
     from django.http import HttpRequest, HttpResponse
@@ -205,7 +205,7 @@ class RequestLogMiddleware:
         self.logger = logging.getLogger("wordduel.request")
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from accounts.ratelimit import client_address  # noqa: PLC0415 (apps are loaded)
+        from common.addresses import client_address  # noqa: PLC0415 (apps are loaded)
 
         started = time.perf_counter()
         response = self.get_response(request)

@@ -22,9 +22,9 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from accounts.models import Member
-from accounts.organiser_views import invitation_link
-from matches import services
 from matches.models import Match
+from tournaments import services as tournament_services
+from tournaments.membership_views import invitation_link
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 ORGANISER = "organiser"
@@ -138,21 +138,21 @@ class Command(BaseCommand):
         organiser = Member.objects.get(pk=organiser.pk)  # fresh permission cache
         now = timezone.now().replace(microsecond=0)
         tomorrow = (now + timedelta(days=1)).replace(minute=0, second=0, microsecond=0)
-        tournament = services.create_round_robin(
+        tournament = tournament_services.create_round_robin(
             organiser=organiser,
             name="Club championship",
             players=[players[name] for name in PLAYERS],
             first_kickoff=tomorrow,
             interval=timedelta(days=1),
         )
-        public = services.create_fixture(
+        public = tournament_services.create_fixture(
             organiser=organiser,
             name="Friendly",
             kickoff_at=now + timedelta(minutes=1),
             first=players["carol"],
             second=players["dave"],
         )
-        members_only = services.create_fixture(
+        members_only = tournament_services.create_fixture(
             organiser=organiser,
             name="Members' evening",
             kickoff_at=now + timedelta(hours=2),

@@ -1,0 +1,65 @@
+"""What the notifications app hears of the core (common/events.py), and the notices it records.
+
+Each runs in the emitting service's transaction (``Phase.IN_TRANSACTION``): a notice is
+recorded with the change it tells of, or not at all, and its delivery is queued after commit
+(notifications/batching.py). The facts of the event are all a notice needs.
+"""
+
+from __future__ import annotations
+
+from common.events import (
+    FixtureScheduled,
+    MatchFinished,
+    MatchOpened,
+    Phase,
+    SeatFacts,
+    TurnRecorded,
+    subscribe,
+)
+from notifications import notices
+
+
+def _to_move(seats: tuple[SeatFacts, ...], position: int | None) -> SeatFacts | None:
+    seat = next((seat for seat in seats if seat.position == position), None)
+    return seat if seat is not None and seat.member_id is not None and seat.told else None
+
+
+def your_move_at_kickoff(event: MatchOpened) -> None:
+    """The first player's turn has come."""
+    seat = _to_move(event.seats, event.to_move)
+    if seat is not None and seat.member_id is not None:
+        notices.your_move(
+            match_id=event.match_id, turn_number=event.turn_number, member_id=seat.member_id
+        )
+
+
+def your_move_after_a_turn(event: TurnRecorded) -> None:
+    """The next player's turn has come: its notice is written with the move's own rows."""
+    seat = _to_move(event.seats, event.to_move)
+    if seat is None or seat.member_id is None or event.rows is None:
+        return
+    for notice in notices.your_move_rows(
+        match_id=event.match_id, turn_number=event.turn_number, member_id=seat.member_id
+    ):
+        event.rows.insert(notice, ignore_conflicts=True)
+
+
+def result_to_each_player(event: MatchFinished) -> None:
+    """Each player seated and told hears the result."""
+    notices.match_finished(
+        match_id=event.match_id,
+        member_ids=[seat.member_id for seat in event.seats if seat.member_id and seat.told],
+    )
+
+
+def fixture_to_each_player(event: FixtureScheduled) -> None:
+    """Each member seated in a new fixture hears of it."""
+    notices.fixture_scheduled(event.match_id, event.member_ids)
+
+
+def subscribe_all() -> None:
+    """Called once, from ``NotificationsConfig.ready()``."""
+    subscribe(MatchOpened, your_move_at_kickoff, phase=Phase.IN_TRANSACTION)
+    subscribe(TurnRecorded, your_move_after_a_turn, phase=Phase.IN_TRANSACTION)
+    subscribe(MatchFinished, result_to_each_player, phase=Phase.IN_TRANSACTION)
+    subscribe(FixtureScheduled, fixture_to_each_player, phase=Phase.IN_TRANSACTION)

@@ -1,0 +1,27 @@
+"""Every change a tournament or its fixtures go through, one function each, one transaction
+each, as the matches core's services (docs/DESIGN.md, "one way in").
+
+- :mod:`.fixtures`: scheduling fixtures and round robins;
+- :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture,
+  substitutes a player, postpones a round or withdraws a player.
+"""
+
+from tournaments.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
+from tournaments.services.organising import (
+    fixture_cancel,
+    fixture_reschedule,
+    fixture_substitute,
+    match_adjudicate,
+    round_postpone,
+)
+
+__all__ = [
+    "create_fixture",
+    "create_round_robin",
+    "fixture_cancel",
+    "fixture_reschedule",
+    "fixture_substitute",
+    "match_adjudicate",
+    "round_postpone",
+    "round_robin_pairings",
+]

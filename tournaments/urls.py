@@ -1,0 +1,40 @@
+"""Page routes of tournaments and organising: the lists, a tournament, the organiser's
+forms and the fixture list with its actions."""
+
+from django.urls import path
+
+from tournaments import organise_views, views
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
+    path("organise/", views.organise, name="organise"),
+    path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
+    path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
+    path("organise/fixtures/", organise_views.organise_fixtures, name="organise-fixtures"),
+    path(
+        "organise/fixtures/<int:match_id>/reschedule/",
+        organise_views.fixture_reschedule,
+        name="organise-reschedule",
+    ),
+    path(
+        "organise/fixtures/<int:match_id>/cancel/",
+        organise_views.fixture_cancel,
+        name="organise-cancel",
+    ),
+    path(
+        "organise/fixtures/<int:match_id>/substitute/",
+        organise_views.fixture_substitute,
+        name="organise-substitute",
+    ),
+    path(
+        "organise/fixtures/<int:match_id>/adjudicate/",
+        organise_views.match_adjudicate,
+        name="organise-adjudicate",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/postpone/",
+        organise_views.round_postpone,
+        name="organise-postpone",
+    ),
+]

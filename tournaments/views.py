@@ -1,0 +1,113 @@
+"""Tournament pages: the lists, one tournament's standings and rounds, and the organiser's
+forms for one fixture or a whole round robin. Thin, as every page: a form parses, a service
+changes, a selector reads."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import permission_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.models import ORGANISER_PERMISSION, Member
+from common.errors import ServiceError
+from matches import visibility
+from matches.models import Tournament
+from ratings import selectors as ratings_selectors
+from tournaments import listing, services
+from tournaments.forms import FixtureForm, RoundRobinForm
+from tournaments.standings import standings
+
+
+def _member(request: HttpRequest) -> Member:
+    """The signed-in member of a view that requires one (its decorator made sure)."""
+    assert isinstance(request.user, Member)
+    return request.user
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Current, upcoming and past tournaments the visitor may see."""
+    lists = listing.tournament_lists(request.user, now=timezone.now())
+    buckets = [
+        ("current", "Current", lists.current, "No tournament is under way."),
+        ("upcoming", "Upcoming", lists.upcoming, "No tournament is coming up."),
+        ("past", "Past", lists.past, "No tournament has finished yet."),
+    ]
+    return render(request, "matches/tournaments.html", {"buckets": buckets})
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings table (with its tie-break order) and the results round by round."""
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    if not visibility.can_view_tournament(tournament, request.user):
+        raise Http404("No such tournament.")
+    context = {
+        "tournament": tournament,
+        "rounds": listing.round_results(tournament),
+        "standings": standings(tournament),
+        "entrants": ratings_selectors.tournament_entrants(tournament),
+    }
+    return render(request, "matches/tournament.html", context)
+
+
+# ---------------------------------------------------------------- organisers
+
+
+def _organise_page(
+    request: HttpRequest,
+    *,
+    fixture_form: FixtureForm | None = None,
+    round_robin_form: RoundRobinForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "fixture_form": fixture_form or FixtureForm(prefix="fixture"),
+        "round_robin_form": round_robin_form or RoundRobinForm(prefix="rr"),
+    }
+    return render(request, "matches/organise.html", context, status=status)
+
+
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def organise(request: HttpRequest) -> HttpResponse:
+    """The organiser's forms: one fixture, or a whole round robin."""
+    return _organise_page(request)
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def organise_fixture(request: HttpRequest) -> HttpResponse:
+    """Schedule one fixture through ``services.create_fixture``."""
+    form = FixtureForm(request.POST, prefix="fixture")
+    if not form.is_valid():
+        return _organise_page(request, fixture_form=form, status=400)
+    try:
+        match = services.create_fixture(organiser=_member(request), **form.service_kwargs())
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return _organise_page(request, fixture_form=form, status=error.status)
+    messages.success(request, f"Scheduled {match.name}.")
+    return redirect("match", match_id=match.id)
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def organise_round_robin(request: HttpRequest) -> HttpResponse:
+    """Create a round-robin tournament through ``services.create_round_robin``."""
+    form = RoundRobinForm(request.POST, prefix="rr")
+    if not form.is_valid():
+        return _organise_page(request, round_robin_form=form, status=400)
+    try:
+        tournament = services.create_round_robin(
+            organiser=_member(request), **form.service_kwargs()
+        )
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return _organise_page(request, round_robin_form=form, status=error.status)
+    count = tournament.matches.count()
+    messages.success(request, f"Created {tournament.name} with {count} fixtures.")
+    return redirect("tournament", tournament_id=tournament.id)
