@@ -72,6 +72,7 @@ chromium:
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	DEBUG=1 $(BIN)/mypy common engine wordduel accounts lexicon matches tournaments ratings imports notifications practice analysis vacations challenges

@@ -10,6 +10,7 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from accounts import emails
 from accounts.models import BIO_LENGTH, Club, Member
 from accounts.services import MAX_INVITATION_USES
+from accounts.time_zones import time_zone_choices
 from common.addresses import client_address
 
 
@@ -22,12 +23,6 @@ class SignUpForm(UserCreationForm):
         model = Member
         fields = ("username", "display_name", "email")
         help_texts = {"email": "Optional; needed to reset a forgotten password."}
-
-
-def time_zone_choices() -> list[tuple[str, str]]:
-    from notifications.forms import time_zones  # noqa: PLC0415
-
-    return time_zones()
 
 
 class ProfileForm(forms.Form):

@@ -16,17 +16,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts import emails, services
+from accounts import data_export, emails, services, time_zones
 from accounts.forms import DeleteAccountForm, EmailForm, ProfileForm
 from accounts.models import Member
 from common.errors import ServiceError
-from matches.models import Seat
-
-
-def _time_zone_of(member: Member) -> str:
-    from notifications.services import settings_of  # noqa: PLC0415
-
-    return settings_of(member).time_zone
 
 
 def _profile_page(
@@ -42,7 +35,7 @@ def _profile_page(
         initial={
             "display_name": member.display_name,
             "bio": member.bio,
-            "time_zone": _time_zone_of(member),
+            "time_zone": time_zones.time_zone_of(member),
         }
     )
     email_form = email_form or EmailForm(initial={"email": member.email})
@@ -123,34 +116,15 @@ def sign_out_elsewhere(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def download_data(request: HttpRequest) -> HttpResponse:
-    """A zip of one's own data: profile.json, and each of one's matches as GCG."""
-    from matches.visibility import access_match, gcg_for, match_title  # noqa: PLC0415
-
+    """A zip of one's own data: profile.json, and what each app keeps about the member
+    (their matches as GCG: :mod:`accounts.data_export`)."""
     member = request.user
     assert isinstance(member, Member)
-    seats = Seat.objects.filter(member=member).select_related("match").order_by("match_id")
-    matches = []
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for seat in seats:
-            match = seat.match
-            # As the player they were: a player may hold the match's viewing link (its share
-            # link), so a members-only match stays theirs after they leave the club.
-            access = access_match(user=member, match_id=match.id, key=match.viewing_key)
-            matches.append(
-                {
-                    "id": match.id,
-                    "name": match_title(access.match, access.seats),
-                    "seat": seat.position,
-                    "status": match.status,
-                    "result": match.result,
-                    "end_reason": match.end_reason,
-                    "kickoff_at": match.kickoff_at.isoformat() if match.kickoff_at else None,
-                }
-            )
-            gcg = gcg_for(access)
-            if gcg:
-                archive.writestr(f"matches/match-{match.id}.gcg", gcg)
+        parts: dict[str, object] = {}
+        for part in data_export.parts():
+            parts.update(part(member, archive))
         profile_data = {
             "username": member.username,
             "display_name": member.display_name,
@@ -158,10 +132,10 @@ def download_data(request: HttpRequest) -> HttpResponse:
             "email_verified": member.email_verified,
             "pending_email": member.pending_email,
             "bio": member.bio,
-            "time_zone": _time_zone_of(member),
+            "time_zone": time_zones.time_zone_of(member),
             "membership": member.membership,
             "date_joined": member.date_joined.isoformat(),
-            "matches": matches,
+            **parts,
         }
         archive.writestr("profile.json", json.dumps(profile_data, indent=2))
     stamp = timezone.now().strftime("%Y%m%d")

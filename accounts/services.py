@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import time_zones
 from accounts.errors import (
     AccountRefused,
     InvitationUnusable,
@@ -25,8 +26,8 @@ from accounts.errors import (
 )
 from accounts.models import BIO_LENGTH, NAME_TAKEN, Club, Invitation, Member
 from accounts.names import ANONYMOUS_PREFIX, display_name_refusal, skeleton
-from matches.live.news import publish_sign_out_on_commit
-from matches.services.common import require_organiser
+from accounts.permissions import require_organiser
+from common.events import MemberForgotten, MemberLeaving, MemberRemoved, SessionsEnded, emit
 
 SIGN_UP_BY_INVITATION = "Sign-up is by invitation only: use the link an organiser gave you."
 INVITATION_UNKNOWN = "That invitation link is not valid."
@@ -171,8 +172,6 @@ def membership_remove(
     is lost (never handed over). Refused to an organiser who plays in one of those fixtures.
     Locks the member, then each of their fixtures; one transaction, so a refusal changes
     nothing."""
-    from tournaments.services.organising import member_withdraw  # noqa: PLC0415
-
     require_organiser(organiser)
     if member_id == organiser.pk:
         raise MembershipRefused(NOT_YOURSELF)
@@ -184,13 +183,15 @@ def membership_remove(
         member.membership_decided_by = organiser
         member.membership_decided_at = timezone.now()
         member.save(update_fields=["membership", "membership_decided_by", "membership_decided_at"])
-        member_withdraw(
-            organiser=organiser,
-            member_id=member.pk,
-            reason=reason.strip() or REMOVAL_REASON,
-            substitute_id=substitute_id,
+        emit(  # their fixtures are settled with the removal (the tournaments app)
+            MemberRemoved(
+                member_id=member.pk,
+                by_id=organiser.pk,
+                reason=reason.strip() or REMOVAL_REASON,
+                substitute_id=substitute_id,
+            )
         )
-        publish_sign_out_on_commit(member_id=member.pk)
+        emit(SessionsEnded(member_id=member.pk))
     return member
 
 
@@ -316,9 +317,6 @@ def account_update_profile(
     """Change the display name, bio and time zone. The time zone is stored once, in the
     notification settings every email reads (see :mod:`notifications.services`). Locks the
     member (and the settings row)."""
-    from notifications.forms import time_zones  # noqa: PLC0415
-    from notifications.services import update_notification_settings  # noqa: PLC0415
-
     display_name = display_name.strip()
     changed = display_name and display_name != member.display_name
     refusal = display_name_refusal(display_name) if changed else None
@@ -326,7 +324,7 @@ def account_update_profile(
         raise AccountRefused(refusal)
     if len(bio) > BIO_LENGTH:
         raise AccountRefused(BIO_TOO_LONG)
-    if time_zone not in {name for name, _ in time_zones()}:
+    if time_zone not in {name for name, _ in time_zones.time_zone_choices()}:
         raise AccountRefused(UNKNOWN_TIME_ZONE)
     with transaction.atomic():
         locked = _locked_member(member.pk)
@@ -342,7 +340,7 @@ def account_update_profile(
         locked.display_name = display_name
         locked.bio = bio
         locked.save(update_fields=["display_name", "bio"])
-        update_notification_settings(member=locked, values={"time_zone": time_zone})
+        time_zones.set_time_zone(locked, time_zone)
     return locked
 
 
@@ -355,7 +353,7 @@ def account_sign_out_elsewhere(*, member: Member) -> Member:
         assert locked is not None
         locked.session_epoch = secrets.token_hex(8)
         locked.save(update_fields=["session_epoch"])
-        publish_sign_out_on_commit(member_id=locked.pk)
+        emit(SessionsEnded(member_id=locked.pk))
     return locked
 
 
@@ -389,9 +387,8 @@ def account_delete(*, member: Member) -> list[int]:
     calendar feed, notices, imported games) goes. Fixtures not yet
     started give up the seat. Each match is settled under its own lock; the rest locks the
     member. Returns the ids of the matches settled."""
-    from matches.services.departure import member_leave_matches  # noqa: PLC0415
-
-    settled = member_leave_matches(member=member)
+    settled: list[int] = []
+    emit(MemberLeaving(member_id=member.pk, settled=settled))  # (the matches app settles)
     with transaction.atomic():
         locked = _locked_member(member.pk)
         assert locked is not None
@@ -409,25 +406,6 @@ def account_delete(*, member: Member) -> list[int]:
         locked.save()
         locked.user_permissions.clear()
         locked.groups.clear()
-        _forget_personal_rows(locked)
-        publish_sign_out_on_commit(member_id=locked.pk)  # its sockets close
+        emit(MemberForgotten(member_id=locked.pk))  # each app's rows about them go
+        emit(SessionsEnded(member_id=locked.pk))  # its sockets close
     return settled
-
-
-def _forget_personal_rows(member: Member) -> None:
-    """Rows that are only about the member (not a game shared with others)."""
-    from imports.models import ImportedGame  # noqa: PLC0415
-    from notifications.models import (  # noqa: PLC0415
-        CalendarFeed,
-        Notice,
-        NotificationSettings,
-        PushSubscription,
-    )
-
-    # A worker deciding one of these notices' deliveries holds its row: wait for it to commit
-    # before looking for the deliveries to delete, and keep the rest from adding any since
-    # (the worker then finds its notice gone and sends nothing).
-    list(Notice.objects.select_for_update().filter(member=member).values_list("pk", flat=True))
-    for model in (NotificationSettings, PushSubscription, CalendarFeed, Notice):
-        model.objects.filter(member=member).delete()
-    ImportedGame.objects.filter(owner=member).delete()

@@ -4,10 +4,11 @@ that close sockets.
 
 A websocket keeps the cookie it connected with; each request on it asks here whether that
 session still belongs to the same member (not expired, not signed out, password unchanged).
-Whatever ends sessions also tells the member's sockets at once, after it commits
-(:func:`matches.live.news.publish_sign_out_on_commit`): the account services (signing out
-elsewhere, deleting, an organiser's removal), Django's password change and reset pages
-(:class:`PasswordChangeView`, :class:`PasswordResetConfirmView`), and signing out.
+Whatever ends sessions also tells the member's sockets at once, after it commits (a
+``SessionsEnded`` event, common/events.py, which the live news publishes): the account
+services (signing out elsewhere, deleting, an organiser's removal), Django's password
+change and reset pages (:class:`PasswordChangeView`, :class:`PasswordResetConfirmView`), and
+signing out.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from common.events import SessionsEnded, emit
 from common.model_rows import instance_of, select_list
-from matches.live.news import publish_sign_out_on_commit
 
 #: The backends whose ``get_user`` depends on the member's row alone, so that Django's answer
 #: for an unchanged session row and member row is the answer it gave before.
@@ -166,7 +167,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
-        publish_sign_out_on_commit(member_id=form.user.pk)
+        emit(SessionsEnded(member_id=form.user.pk))
         return response
 
 
@@ -176,7 +177,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
-        publish_sign_out_on_commit(member_id=form.user.pk)
+        emit(SessionsEnded(member_id=form.user.pk))
         return response
 
 
@@ -187,4 +188,4 @@ def close_the_sessions_sockets(
     """Signing out ends this session: its sockets close (the member's others stay open)."""
     session_key = request.session.session_key if request is not None else None
     if user is not None and user.pk is not None and session_key:
-        publish_sign_out_on_commit(member_id=user.pk, session_key=session_key)
+        emit(SessionsEnded(member_id=user.pk, session_key=session_key))

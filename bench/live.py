@@ -97,8 +97,8 @@ COMMIT_ACTIVITY = "`services.match_commit` (worker thread)"
 ACTIVITIES = (
     # (the news is published from inside the commit's call since it is sent by its thread:
     # looked for first, so that it is counted apart)
-    ("_send (matches/live/news.py", "publishing the events after the commit"),
-    ("_send_all (matches/live/news.py", "publishing the events after the commit"),
+    ("_send (matches/news.py", "publishing the events after the commit"),
+    ("_send_all (matches/news.py", "publishing the events after the commit"),
     ("match_commit (matches/services/play.py", COMMIT_ACTIVITY),
     ("user_of_session (accounts/sessions.py", "session re-read for each frame (worker thread)"),
     ("get_user (channels/auth.py", "session re-read for each frame (worker thread)"),
@@ -978,7 +978,7 @@ run.
    (three queries, the seats sorted through a join on the match because of `Seat`'s default
    ordering); one prefetch of seats with members, ordered by position, serves the payloads. A
    seat whose rack and score did not change is no longer saved (most moves change one).
-4. `matches/live/news.py`: a public event's frame is encoded once when published, not once per
+4. `matches/news.py`: a public event's frame is encoded once when published, not once per
    socket, and the message is built without `asdict`'s deep copy.
 5. Connects (what a spectator's arrival costs): `services.match_apply_deadlines` locks the
    match only when a deadline has passed, and the consumer's snapshot is one `REPEATABLE READ,

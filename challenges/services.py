@@ -24,8 +24,8 @@ from common.errors import NotAllowed, SignInRequired
 from common.events import FixtureScheduled, emit
 from engine.rulesets import RULESETS
 from matches import visibility
-from matches.live.news import Event, PrivateEvent, publish_on_commit
 from matches.models import Match, Seat
+from matches.news import Event, PrivateEvent, publish_on_commit
 from matches.services import create_match
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now

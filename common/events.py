@@ -25,7 +25,6 @@ import enum
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
@@ -127,32 +126,39 @@ class SeatSubstituted(DomainEvent):
 
 
 @dataclass(frozen=True)
-class MemberJoined(DomainEvent):
-    """An account was made for a new member (approved or waiting for approval)."""
+class MemberRemoved(DomainEvent):
+    """An organiser took an approved member out of the club (``by_id``). Emitted in the
+    removal's transaction: what they play is settled with it (``substitute_id`` takes their
+    seats in fixtures not yet kicked off), and a refusal rolls the removal back."""
 
     member_id: int
+    by_id: int
+    reason: str
+    substitute_id: int | None
 
 
 @dataclass(frozen=True)
 class MemberLeaving(DomainEvent):
-    """A member is leaving the club for good (deleting their account), or an organiser is
-    removing them: what they play is settled before their account changes. Emitted inside
-    the change's transaction; subscribers that settle matches run ``IN_TRANSACTION``."""
+    """A member is deleting their account: their unfinished matches are settled first, each
+    under its own lock (so emitted outside a transaction). Subscribers that settle a match
+    add its id to ``settled``, which the member is told the count of."""
 
     member_id: int
-    #: Removed by an organiser (``by_id``); None when the member left of their own accord.
-    by_id: int | None
-    at: datetime
-    #: Why an organiser removed them, as given (empty for a member who left).
-    reason: str = ""
-    #: An organiser's choice for the fixtures not yet played: ``"forfeit"`` or ``"cancel"``.
-    fixtures: str = ""
+    settled: list[int]
+
+
+@dataclass(frozen=True)
+class MemberForgotten(DomainEvent):
+    """A deleted member's account was anonymised: every row that is only about them (not a
+    game shared with others) goes, in the same transaction."""
+
+    member_id: int
 
 
 @dataclass(frozen=True)
 class SessionsEnded(DomainEvent):
-    """A member's sessions ended (all of them, or the one ``session_key``): their open
-    sockets close."""
+    """A member's sessions ended (all of them, or the one ``session_key``: signed out,
+    signed out elsewhere, a new password, removed, deleted): their open sockets close."""
 
     member_id: int
     session_key: str | None = None

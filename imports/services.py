@@ -20,6 +20,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -264,10 +265,9 @@ def _analysed_replay(game: ImportedGame) -> Replay:
 def _queue_analysis(game_id: int) -> None:
     """Hand the import's analysis to Celery (its own queue); if the broker is away, beat's
     sweep queues it again later."""
-    from imports.tasks import analyse_import as analyse_task  # noqa: PLC0415 (tasks import us)
-
     try:
-        analyse_task.delay(game_id)
+        # By its registered name (imports/tasks.py imports this module).
+        current_app.tasks["imports.analyse"].delay(game_id)
     except Exception:  # the broker is away: requeue_stalled_imports will
         logger.exception("could not queue the analysis of imported game %s", game_id)
 

@@ -22,7 +22,7 @@ from ninja.utils import check_csrf
 from pydantic import ValidationError as InvalidBody
 
 from matches import services, visibility
-from matches.models import Match, Tournament
+from matches.models import Match
 from matches.schemas import (
     ApiError,
     Contributed,
@@ -31,9 +31,7 @@ from matches.schemas import (
     MatchState,
     Replay,
     Status,
-    TournamentStandings,
 )
-from tournaments import standings
 
 MAX_LIMIT = 200
 DEFAULT_LIMIT = 50
@@ -137,7 +135,7 @@ def _bad_parameter(request: HttpRequest, invalid: ValidationError) -> HttpRespon
 
 
 def _access(request: HttpRequest, match_id: int) -> visibility.MatchAccess:
-    return visibility.access_match(
+    return services.look_at_match(
         user=request.user, match_id=match_id, key=visibility.viewing_key(request.GET.get("key"))
     )
 
@@ -168,20 +166,6 @@ def match_list(
         offset=offset,
         results=[visibility.api_match_row(match) for match in page],
     )
-
-
-@api.get(
-    "/tournaments/{int:tournament_id}/standings",
-    response={200: TournamentStandings, **NOT_FOUND},
-    url_name="tournament-standings",
-)
-def tournament_standings(request: HttpRequest, tournament_id: int) -> TournamentStandings:
-    """The tournament's table in its order, to whoever may see its page (members: every
-    tournament; others: one whose fixtures are all public); anyone else gets a 404."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None or not visibility.can_view_tournament(tournament, request.user):
-        raise ApiRefusal(404, "not_found", "No such tournament.")
-    return standings.api_standings(tournament)
 
 
 @api.get("/matches/{int:match_id}/", response={200: MatchState, **NOT_FOUND}, url_name="match")

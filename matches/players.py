@@ -5,7 +5,7 @@ the selector the home page lists with: an anonymous visitor, a sign-up still wai
 removed member see public matches only; an approved member every one. The head-to-head
 record is counted from those same matches, so it never tells a viewer the result of a
 match they may not watch. What a game counts for (a forfeit's spread, a resignation's) is
-:func:`tournaments.standings.game_counts`, as in the standings. Nothing here writes.
+:func:`matches.game_counts.game_counts`, as in the standings. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import F
 
 from matches import visibility
+from matches.game_counts import game_counts
 from matches.models import Match
 from matches.visibility.titles import match_title
-from tournaments.standings import game_counts
 
 if TYPE_CHECKING:
     from accounts.models import Member

@@ -48,7 +48,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 def _access(request: HttpRequest, match_id: int, raw_key: object) -> visibility.MatchAccess:
     """The match as this visitor may see it, or 404 (never revealing that it exists)."""
     try:
-        return visibility.access_match(
+        return services.look_at_match(
             user=request.user, match_id=match_id, key=visibility.viewing_key(raw_key)
         )
     except visibility.MatchNotFound:

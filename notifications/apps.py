@@ -6,6 +6,7 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from notifications import subscribers  # noqa: PLC0415 (apps are loaded)
+        # The tasks register by name: the services queue them so (they import no task).
+        from notifications import subscribers, tasks  # noqa: F401, PLC0415 (apps are loaded)
 
         subscribers.subscribe_all()

@@ -24,6 +24,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from celery import current_app
 from django.conf import settings
 
 from common.logs import request_id
@@ -85,9 +86,8 @@ class DispatchBatch:
 
 
 def _send_task(keys: list[str]) -> None:
-    from notifications.tasks import dispatch_notices  # noqa: PLC0415 (tasks import services)
-
-    dispatch_notices.delay(keys)
+    # By its registered name (notifications/tasks.py imports the modules that call this).
+    current_app.tasks["notifications.dispatch_notices"].delay(keys)
 
 
 #: This process's batch; what it holds when the process exits is sent then.
@@ -102,10 +102,8 @@ def process_batch() -> DispatchBatch:
 
 def dispatch_soon(keys: list[str]) -> None:
     """Hand ``keys`` to Celery within the window (at once when tasks run in the process)."""
-    from wordduel.celery import app  # noqa: PLC0415 (the app imports the tasks' modules)
-
     window = settings.NOTICE_DISPATCH_WINDOW_SECONDS
-    if app.conf.task_always_eager or window <= 0:
+    if current_app.conf.task_always_eager or window <= 0:
         try:
             _send_task(keys)
         except Exception:  # the broker is down: the sweep dispatches what is left

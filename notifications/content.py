@@ -7,19 +7,19 @@ off) is :class:`Stale` and is not sent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.urls import reverse
 
-from matches import selectors, visibility
+from matches import selectors, services, visibility
 from matches.models import Match
+from notifications import friendlies, organiser_content
 from notifications.calendar import calendar_sequence
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.schemas import NoticeContent
+from notifications.wording import Stale, absolute, local_time, time_left
 from vacations.pauses import effective_turn_deadline
 
 #: Endings an organiser decided: their result notice names the ruling (organiser_content.py).
@@ -41,41 +41,8 @@ _REASONS = {
 }
 
 
-@dataclass(frozen=True)
-class Stale:
-    """Why a notice is not sent after all."""
-
-    reason: str
-
-
-def absolute(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
-
-
-def local_time(when: datetime, zone: ZoneInfo) -> str:
-    """``Tue 14 May 2026, 18:00 CEST``: a moment in the member's own time zone."""
-    return when.astimezone(zone).strftime("%a %d %b %Y, %H:%M %Z")
-
-
-def time_left(delta: timedelta) -> str:
-    """``2 days 3 hours``, ``5 hours``, ``40 minutes``."""
-    minutes = max(0, int(delta.total_seconds() // 60))
-    days, minutes = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(minutes, 60)
-    parts = []
-    if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
-    if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
-    if not days and (minutes or not hours):
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
-    return " ".join(parts)
-
-
 def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> NoticeContent | Stale:
     """The content of ``notice`` for its member now, or why it no longer holds."""
-    from notifications import friendlies  # noqa: PLC0415 (it builds on this module)
-
     if notice.kind == Kind.DIGEST:
         return _digest(notice.member, prefs, now=now)
     if notice.kind == Kind.CHALLENGE:
@@ -83,7 +50,7 @@ def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> Noti
     if notice.match_id is None:
         return Stale("no match")
     try:
-        access = visibility.access_match(user=notice.member, match_id=notice.match_id, key=None)
+        access = services.look_at_match(user=notice.member, match_id=notice.match_id, key=None)
     except visibility.MatchNotFound:
         return Stale("the match is gone or hidden from the member")
     kind = Kind(notice.kind)
@@ -91,9 +58,7 @@ def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> Noti
     if kind == Kind.REMATCH:
         builder = friendlies.rematch
     if builder is None:  # an organiser's change to the fixture
-        from notifications.organiser_content import BUILDERS  # noqa: PLC0415 (imports this)
-
-        builder = BUILDERS[kind]
+        builder = organiser_content.BUILDERS[kind]
     return builder(notice, access, prefs.zone, now)
 
 
@@ -232,9 +197,7 @@ def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now:
     if not match.is_over:
         return Stale("the match is not over")
     if match.end_reason in ORGANISER_ENDINGS:  # a ruling: notifications/organiser_content.py
-        from notifications.organiser_content import ruling_result  # noqa: PLC0415
-
-        return ruling_result(notice, access, zone, now)
+        return organiser_content.ruling_result(notice, access, zone, now)
     outcome = {"won": "You won", "lost": "You lost", "drawn": "A draw"}.get(line.outcome, "")
     reason = _REASONS.get(match.end_reason, "")  # type: ignore[call-overload]
     headline = f"{outcome} {reason}".strip() if outcome else line.result_text

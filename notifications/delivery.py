@@ -17,6 +17,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives, get_connection
@@ -25,7 +26,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from notifications import calendar, content, friendlies, services
+from notifications import calendar, content, friendlies, services, wording
 from notifications.models import (
     URGENT_WARNING_HOURS,
     Channel,
@@ -173,13 +174,12 @@ def queue_push(delivery_id: int) -> str:
     """Hand the push delivery to the push queue (``notifications.send_push``), unless it was
     handed over in the last ``PUSH_REQUEUE_SECONDS`` and its task has not run yet. Says
     ``queued``, or ``unqueued`` when the broker is away (the sweep tries again)."""
-    from notifications.tasks import send_push as send_push_task  # noqa: PLC0415 (tasks import us)
-
     key = _queued_key(delivery_id)
     try:
         if not cache.add(key, 1, timeout=PUSH_REQUEUE_SECONDS):
             return "queued"
-        send_push_task.delay(delivery_id)
+        # By its registered name (notifications/tasks.py imports this module).
+        current_app.tasks["notifications.send_push"].delay(delivery_id)
     except Exception:  # the broker (or the cache) is away: the sweep hands it over again
         logger.exception("could not queue push delivery %s; the sweep will", delivery_id)
         with contextlib.suppress(Exception):
@@ -213,7 +213,7 @@ def _send(*, delivery_id: int, now: datetime | None = None) -> str:
         notice = delivery.notice
         prefs = services.settings_of(notice.member)
         built = content.build(notice, prefs, now=now)
-        if isinstance(built, content.Stale):
+        if isinstance(built, wording.Stale):
             return _close(delivery, Delivery.Status.SKIPPED, built.reason, now=now)
         try:
             if delivery.channel == Channel.EMAIL:
@@ -248,12 +248,12 @@ def render_email(member: Any, notice: NoticeContent) -> EmailMultiAlternatives:
     """The notice as an email: text and HTML parts, the one-click unsubscribe link and its
     ``List-Unsubscribe``/``List-Unsubscribe-Post`` headers, a fixture's ``.ics``."""
     token = services.unsubscribe_token(member.pk, chosen_as(notice.kind))
-    unsubscribe_url = content.absolute(reverse("notifications:unsubscribe", args=[token]))
+    unsubscribe_url = wording.absolute(reverse("notifications:unsubscribe", args=[token]))
     context = {
         "notice": notice,
         "member": member,
         "unsubscribe_url": unsubscribe_url,
-        "settings_url": content.absolute(reverse("notifications:settings")),
+        "settings_url": wording.absolute(reverse("notifications:settings")),
     }
     message = EmailMultiAlternatives(
         subject=notice.subject,

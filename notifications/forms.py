@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import zoneinfo
 from functools import lru_cache
 from typing import Any
 
 from django import forms
 
+from accounts.time_zones import time_zone_choices as time_zones
 from notifications.models import CHOSEN_KINDS, Channel, NotificationSettings
 from notifications.sweeps import MAX_WARNING_HOURS
 
@@ -16,11 +16,6 @@ HOURS = [(h, f"{h:02d}:00") for h in range(24)]
 
 
 @lru_cache(maxsize=1)
-def time_zones() -> list[tuple[str, str]]:
-    names = sorted(zoneinfo.available_timezones() - {"localtime", "Factory"})
-    return [(name, name.replace("_", " ")) for name in names]
-
-
 def field_name(channel: str, kind: str) -> str:
     return f"{channel}_{kind}"
 

@@ -16,10 +16,10 @@ from zoneinfo import ZoneInfo
 from django.urls import reverse
 
 from matches import visibility
-from notifications.content import Stale, absolute, local_time
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.notices import Spec, record
 from notifications.schemas import NoticeContent
+from notifications.wording import Stale, absolute, local_time
 
 if TYPE_CHECKING:
     from challenges.models import Challenge

@@ -1,7 +1,8 @@
 """Recording the notices of an organiser's change to a fixture, where the change is made.
 
-The organiser services (``tournaments/services/organising.py``) call these under the match lock,
-in the transaction that makes the change and writes its ``OrganiserAction``; each notice is
+The organiser services (``tournaments/services/organising.py``) emit ``KickoffMoved`` and
+``SeatSubstituted`` under the match lock, in the transaction that makes the change and writes
+its ``OrganiserAction``; these subscribe (``Phase.IN_TRANSACTION``), and each notice is
 keyed by that action, so the same change never tells anyone twice, and a later change tells
 them again. What each says is built when it is sent (``notifications/organiser_content.py``).
 
@@ -14,63 +15,52 @@ them again. What each says is built when it is sent (``notifications/organiser_c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from common.events import KickoffMoved, SeatSubstituted
 from notifications.models import Kind
 from notifications.notices import Spec, record
 
-if TYPE_CHECKING:
-    from accounts.models import Member
-    from matches.models import Match, OrganiserAction, Seat
 
-
-def _told(member: Member | None) -> bool:
-    """A member who hears of their matches (not the computer's account, which cannot sign in)."""
-    return member is not None and member.is_active
-
-
-def kickoff_moved(match: Match, seats: list[Seat], action: OrganiserAction) -> None:
-    """The fixture's kick-off moved (``action``: a reschedule or a round's postponement)."""
+def kickoff_moved(event: KickoffMoved) -> None:
+    """The fixture's kick-off moved (a reschedule or a round's postponement): each seated
+    player who hears of their matches."""
     record(
         Spec(
-            key=f"moved:{match.id}:{seat.member_id}:{action.pk}",
+            key=f"moved:{event.match_id}:{seat.member_id}:{event.action_id}",
             member_id=seat.member_id,
             kind=Kind.MOVED,
-            match_id=match.id,
-            organiser_action_id=action.pk,
+            match_id=event.match_id,
+            organiser_action_id=event.action_id,
         )
-        for seat in seats
-        if seat.member_id is not None and _told(seat.member)
+        for seat in event.seats
+        if seat.member_id is not None and seat.told
     )
 
 
-def seat_substituted(
-    match: Match, seats: list[Seat], action: OrganiserAction, *, outgoing: Member
-) -> None:
-    """``action`` put a newcomer in ``outgoing``'s seat: the newcomer has a fixture, the
-    player replaced and the opponent are told who plays now."""
-    position = int(action.details["position"])
-    incoming, opponent = seats[position].member, seats[1 - position].member
+def seat_substituted(event: SeatSubstituted) -> None:
+    """A newcomer took the replaced player's seat: the newcomer has a fixture, the player
+    replaced and the opponent are told who plays now."""
+    by_position = {seat.position: seat for seat in event.seats}
+    incoming, opponent = by_position[event.position], by_position[1 - event.position]
     specs = []
-    if incoming is not None and _told(incoming):
+    if incoming.member_id is not None and incoming.told:
         specs.append(
             Spec(
-                key=f"fixture:{match.id}:{incoming.pk}:{action.pk}",
-                member_id=incoming.pk,
+                key=f"fixture:{event.match_id}:{incoming.member_id}:{event.action_id}",
+                member_id=incoming.member_id,
                 kind=Kind.FIXTURE,
-                match_id=match.id,
-                organiser_action_id=action.pk,
+                match_id=event.match_id,
+                organiser_action_id=event.action_id,
             )
         )
-    for member in (outgoing, opponent):
-        if member is not None and _told(member):
+    for seat in (event.outgoing, opponent):
+        if seat.member_id is not None and seat.told:
             specs.append(
                 Spec(
-                    key=f"substitute:{match.id}:{member.pk}:{action.pk}",
-                    member_id=member.pk,
+                    key=f"substitute:{event.match_id}:{seat.member_id}:{event.action_id}",
+                    member_id=seat.member_id,
                     kind=Kind.SUBSTITUTE,
-                    match_id=match.id,
-                    organiser_action_id=action.pk,
+                    match_id=event.match_id,
+                    organiser_action_id=event.action_id,
                 )
             )
     record(specs)

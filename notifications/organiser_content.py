@@ -5,7 +5,7 @@ Built when sent, like every notice (``notifications/content.py``): the match as 
 may see it (``matches.visibility``) and the organiser's action the notice was recorded for
 (who, when, why, what changed). Times are written in the member's own zone; a notice the
 fixture has since outrun (it kicked off, a later change moved it again, it is over) is
-:class:`~notifications.content.Stale`. An email of a change carries the fixture's ``.ics``
+:class:`~notifications.wording.Stale`. An email of a change carries the fixture's ``.ics``
 with a higher SEQUENCE (cancelled, for the player who no longer plays it), so a calendar
 that imported the first one takes the change.
 """
@@ -22,9 +22,9 @@ from matches import visibility
 from matches.models import Match, OrganiserAction, Seat
 from matches.visibility.pages import AuditLine, audit_lines
 from notifications.calendar import calendar_sequence
-from notifications.content import Stale, absolute, local_time, time_left
 from notifications.models import Kind, Notice
 from notifications.schemas import NoticeContent
+from notifications.wording import Stale, absolute, local_time, time_left
 
 
 def _action(notice: Notice) -> OrganiserAction | None:

@@ -7,16 +7,24 @@ recorded with the change it tells of, or not at all, and its delivery is queued 
 
 from __future__ import annotations
 
+from typing import Any
+
+from accounts import time_zones
 from common.events import (
     FixtureScheduled,
+    KickoffMoved,
     MatchFinished,
     MatchOpened,
+    MemberForgotten,
     Phase,
     SeatFacts,
+    SeatSubstituted,
     TurnRecorded,
     subscribe,
 )
-from notifications import notices
+from notifications import notices, organiser_changes
+from notifications.models import CalendarFeed, Notice, NotificationSettings, PushSubscription
+from notifications.services import settings_of, update_notification_settings
 
 
 def _to_move(seats: tuple[SeatFacts, ...], position: int | None) -> SeatFacts | None:
@@ -57,9 +65,36 @@ def fixture_to_each_player(event: FixtureScheduled) -> None:
     notices.fixture_scheduled(event.match_id, event.member_ids)
 
 
+def forget_their_rows(event: MemberForgotten) -> None:
+    """A deleted member's settings, push subscriptions, calendar feed and notices go."""
+    # A worker deciding one of these notices' deliveries holds its row: wait for it to commit
+    # before looking for the deliveries to delete, and keep the rest from adding any since
+    # (the worker then finds its notice gone and sends nothing).
+    member_id = event.member_id
+    list(
+        Notice.objects.select_for_update().filter(member_id=member_id).values_list("pk", flat=True)
+    )
+    for model in (NotificationSettings, PushSubscription, CalendarFeed, Notice):
+        model.objects.filter(member_id=member_id).delete()
+
+
+class TimeZoneKeeper:
+    """The member's time zone lives in their notification settings (every email reads it)."""
+
+    def time_zone_of(self, member: Any) -> str:
+        return settings_of(member).time_zone
+
+    def set_time_zone(self, member: Any, time_zone: str) -> None:
+        update_notification_settings(member=member, values={"time_zone": time_zone})
+
+
 def subscribe_all() -> None:
     """Called once, from ``NotificationsConfig.ready()``."""
+    time_zones.register(TimeZoneKeeper())
+    subscribe(MemberForgotten, forget_their_rows, phase=Phase.IN_TRANSACTION)
     subscribe(MatchOpened, your_move_at_kickoff, phase=Phase.IN_TRANSACTION)
     subscribe(TurnRecorded, your_move_after_a_turn, phase=Phase.IN_TRANSACTION)
     subscribe(MatchFinished, result_to_each_player, phase=Phase.IN_TRANSACTION)
     subscribe(FixtureScheduled, fixture_to_each_player, phase=Phase.IN_TRANSACTION)
+    subscribe(KickoffMoved, organiser_changes.kickoff_moved, phase=Phase.IN_TRANSACTION)
+    subscribe(SeatSubstituted, organiser_changes.seat_substituted, phase=Phase.IN_TRANSACTION)

@@ -14,8 +14,8 @@ from django.db import transaction
 from accounts.models import Member
 from engine.computer import get_level
 from lexicon.difficulty import HARDEST, check_cap
-from matches.live.news import publish_on_commit
 from matches.models import Match, Seat
+from matches.news import publish_on_commit
 from matches.services import create_match
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now

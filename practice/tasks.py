@@ -46,7 +46,7 @@ def run_computer_turn(match_id: int) -> str:
     # Its seat's view, through the one door: as a player of a members-only match, it holds
     # the match's viewing key (players may copy the share link).
     key = Match.objects.filter(pk=match_id).values_list("viewing_key", flat=True).first()
-    view = visibility.match_view(visibility.access_match(user=computer, match_id=match_id, key=key))
+    view = visibility.match_view(services.look_at_match(user=computer, match_id=match_id, key=key))
     if view.status != "live" or view.to_move != opponent.position:
         return "not the computer's turn"
     choice = computer_move(

@@ -20,50 +20,45 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PACKAGES = (
-    "accounts",
-    "analysis",
-    "challenges",
-    "imports",
-    "lexicon",
-    "matches",
-    "notifications",
-    "practice",
-    "ratings",
-    "vacations",
-    "wordduel",
+#: Every first-party package: a top-level directory with an ``__init__.py`` (the tests, the
+#: benches and the scripts are not the product's code).
+PACKAGES = tuple(
+    sorted(
+        path.parent.name
+        for path in ROOT.glob("*/__init__.py")
+        if path.parent.name not in {"tests", "bench", "scripts"}
+        and not path.parent.name.startswith(".")
+    )
 )
 
-# The Django project proper: the modules that wire every app together (settings, URLs, the
-# ASGI/WSGI entry points, Celery's app, the server command). They sit above every app by
-# nature; the rest of ``wordduel`` is the ground floor every app shares.
-PROJECT_MODULES = frozenset(
+#: ``wordduel`` is the Django project only: settings, URLs, the ASGI/WSGI entry points,
+#: Celery's app, the server command, the middleware settings name. It sits above every app.
+PROJECT = "wordduel"
+
+FEATURE_APPS = frozenset(
     {
-        "wordduel",  # its __init__ loads Celery's app, as Celery's Django guide has it
-        "wordduel.settings",
-        "wordduel.urls",
-        "wordduel.asgi",
-        "wordduel.wsgi",
-        "wordduel.routing",
-        "wordduel.celery",
-        "wordduel.serve",
+        "analysis",
+        "challenges",
+        "imports",
+        "notifications",
+        "practice",
+        "ratings",
+        "tournaments",
+        "vacations",
     }
 )
 
-FEATURE_APPS = frozenset(
-    {"analysis", "challenges", "imports", "notifications", "practice", "ratings", "vacations"}
-)
-
-# Issue 37's intended order, lowest first: a layer may import only from layers below it
-# (or from itself). The engine sits beside the lexicon; the rest of ``matches`` is the core.
+# Issue 37's order, lowest first: a layer may import only from layers below it (or from
+# itself). The import-linter contracts in pyproject.toml say the same and are enforced.
 LAYERS = (
-    ("ground floor", "wordduel (shared)"),
+    ("ground floor", "common"),
     ("accounts", "accounts"),
     ("lexicon / engine", "lexicon, engine"),
-    ("matches core", "matches (but the engine)"),
+    ("matches core", "matches"),
     ("feature apps", ", ".join(sorted(FEATURE_APPS))),
-    ("project", "wordduel's wiring: " + ", ".join(sorted(PROJECT_MODULES))),
+    ("project", "wordduel"),
 )
+LAYER_OF = {"common": 0, "accounts": 1, "lexicon": 2, "engine": 2, "matches": 3, PROJECT: 5}
 
 
 @dataclass(frozen=True)
@@ -87,21 +82,13 @@ def package_of(module: str) -> str:
 
 
 def unit_of(module: str) -> str:
-    """The layering unit a module belongs to: ``engine`` is apart from ``matches``."""
-    if module == "engine" or module.startswith("engine."):
-        return "engine"
-    if module in PROJECT_MODULES:
-        return "wordduel (project)"
+    """The layering unit a module belongs to: its top-level package."""
     return package_of(module)
 
 
 def layer_of(module: str) -> int:
     unit = unit_of(module)
-    if unit == "wordduel (project)":
-        return 5
-    if unit in FEATURE_APPS:
-        return 4
-    return {"wordduel": 0, "accounts": 1, "lexicon": 2, "engine": 2, "matches": 3}[unit]
+    return 4 if unit in FEATURE_APPS else LAYER_OF[unit]
 
 
 def module_name(path: Path) -> str:

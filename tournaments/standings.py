@@ -1,6 +1,7 @@
-"""Tournament standings, and what one game counts for: the one place both are decided.
+"""Tournament standings: the one place the table's order is decided (what one game counts for
+is :mod:`matches.game_counts`).
 
-docs/RULES.md section 12 is this module in words. The table's order:
+docs/RULES.md section 12 is this module and that one in words. The table's order:
 
 1. *points*: a win 1, a draw ½, a loss 0;
 2. *spread*: points for minus points against, counted only as :func:`game_counts` says;
@@ -25,16 +26,12 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING, Literal
 
-from matches.models import Match, Seat, Tournament
+from matches.game_counts import GameCount, counts, game_counts
+from matches.models import Match, Tournament
 from matches.schemas import StandingRow, TournamentStandings
 
 if TYPE_CHECKING:
     from accounts.models import Member
-
-#: Results decided on the board: the final scores are the spread.
-ON_THE_BOARD = frozenset({Match.EndReason.PLAYED_OUT, Match.EndReason.SIX_SCORELESS})
-#: A result that counts: a win for a seat, or a draw.
-RESULTS = frozenset({Match.Result.FIRST, Match.Result.SECOND, Match.Result.DRAW})
 
 #: What placed a player above the next one when points and spread were equal.
 Separation = Literal["", "head-to-head", "member number"]
@@ -46,70 +43,6 @@ TIE_BREAK_ORDER = (
     "head-to-head spread among the tied players",
     "the earlier member (lower member number)",
 )
-
-
-@dataclass(frozen=True)
-class GameCount:
-    """What one finished game counts for, from one seated member's side."""
-
-    match_id: int
-    member_id: int
-    opponent_id: int | None
-    points: float  # 1, 0.5 or 0
-    spread: int
-
-    @property
-    def outcome(self) -> str:
-        return {1.0: "won", 0.5: "drawn", 0.0: "lost"}[self.points]
-
-
-def counts(match: Match) -> bool:
-    """Whether ``match`` counts at all: finished, with a win or a draw."""
-    return match.status == Match.Status.FINISHED and match.result in RESULTS
-
-
-def _spread(match: Match, seat: Seat, other: Seat | None) -> int:
-    if other is None:
-        return 0
-    difference = seat.score - other.score
-    if match.end_reason in ON_THE_BOARD:
-        return difference
-    if match.end_reason == Match.EndReason.RESIGNED:
-        # Never in the resigner's favour: resigning must not be a cheaper loss than playing
-        # on, nor a lead kept by giving up.
-        won = match.result == (Match.Result.FIRST, Match.Result.SECOND)[seat.position]
-        return max(difference, 0) if won else min(difference, 0)
-    return 0  # forfeit, no-show, adjudication: the scores were not settled on the board
-
-
-def game_counts(match: Match, seats: Sequence[Seat]) -> list[GameCount]:
-    """What ``match`` counts for each seated member (none if it does not count).
-
-    ``seats`` are the match's seats in position order (prefetched by the caller)."""
-    if not counts(match):
-        return []
-    by_position = {seat.position: seat for seat in seats}
-    lines = []
-    for seat in seats:
-        if seat.member_id is None:
-            continue  # the empty seat of a no-show, or the computer
-        other = by_position.get(1 - seat.position)
-        if match.result == Match.Result.DRAW:
-            points = 0.5
-        elif match.result == (Match.Result.FIRST, Match.Result.SECOND)[seat.position]:
-            points = 1.0
-        else:
-            points = 0.0
-        lines.append(
-            GameCount(
-                match_id=match.id,
-                member_id=seat.member_id,
-                opponent_id=other.member_id if other is not None else None,
-                points=points,
-                spread=_spread(match, seat, other),
-            )
-        )
-    return lines
 
 
 @dataclass
@@ -247,8 +180,12 @@ def api_standings(tournament: Tournament) -> TournamentStandings:
     )
 
 
+def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
+    """Standings keyed by player name; handy for tests and exports."""
+    return {line.name: line for line in standings(tournament)}
+
+
 __all__ = [
-    "ON_THE_BOARD",
     "TIE_BREAK_ORDER",
     "GameCount",
     "Standing",
@@ -257,9 +194,5 @@ __all__ = [
     "game_counts",
     "order",
     "standings",
+    "standings_by_name",
 ]
-
-
-def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
-    """Standings keyed by player name; handy for tests and exports."""
-    return {line.name: line for line in standings(tournament)}

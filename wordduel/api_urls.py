@@ -12,10 +12,12 @@ from challenges.api import router as challenges_router
 from matches.api import api, refusal_response
 from matches.schemas import ApiError
 from matches.words import router as words_router
+from tournaments.api import router as tournaments_router
 from tournaments.organise_api import router as organise_router
 
 api.add_router("/words", words_router)
 api.add_router("/organise", organise_router)
+api.add_router("/tournaments", tournaments_router)
 api.add_router("/challenges", challenges_router)
 
 

@@ -5,7 +5,7 @@ If every socket joined the match's group itself, one move watched by 1,000 socke
 socket). Instead each process subscribes once per match: a channel of its own joins the
 match's group, a single task reads each message once and hands it to every local socket in
 turn (``docs/PERFORMANCE.md``, "Fan-out"). A seat's rack travels the same way, in the same
-message as the rest of its change's news (``matches.live.news.NewsBatch``), and is handed only to
+message as the rest of its change's news (``matches.news.NewsBatch``), and is handed only to
 that member's own sockets.
 
 A socket joins before it reads its snapshot and is *held* until the snapshot has been sent:
@@ -38,7 +38,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from matches.live.news import SIGN_OUTS_GROUP, match_group, news_items, sign_out_items
+from matches.news import SIGN_OUTS_GROUP, match_group, news_items, sign_out_items
 
 logger = logging.getLogger(__name__)
 

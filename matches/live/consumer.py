@@ -51,8 +51,8 @@ from matches.live.floodgate import (
     socket_slots,
     sync_allowed,
 )
-from matches.live.news import PrivateNews, PublicNews, SignedOut, session_digest
 from matches.live.protocol import CommitRequest, ProtocolError, Request, move_of, parse_frame
+from matches.news import PrivateNews, PublicNews, SignedOut, session_digest
 from matches.schemas import (
     AcceptedAck,
     ErrorFrame,
@@ -149,7 +149,7 @@ def admitted_access(
     listens for sign-outs, so none falls between) and the match as they may reach it."""
     if signed_in is not None:
         user = standing_member(signed_in=signed_in, club_member=visibility.is_club_member(user))
-    return user, visibility.access_match(user=user, match_id=match_id, key=key)
+    return user, services.look_at_match(user=user, match_id=match_id, key=key)
 
 
 def access_for_sync(
@@ -168,7 +168,7 @@ def access_for_sync(
         user = standing_member(signed_in=signed_in, club_member=club_member)
     if not sync_allowed(address):
         return user, None
-    return user, visibility.access_match(user=user, match_id=match_id, key=key)
+    return user, services.look_at_match(user=user, match_id=match_id, key=key)
 
 
 def _key_from_query(query_string: bytes) -> str | None:

@@ -20,6 +20,7 @@ from matches.services.bag import match_contribute_entropy
 from matches.services.clock import (
     default_no_shows,
     forfeit_stalled_matches,
+    look_at_match,
     match_apply_deadlines,
     open_due_matches,
     run_clock,
@@ -57,6 +58,7 @@ __all__ = [
     "create_match",
     "default_no_shows",
     "forfeit_stalled_matches",
+    "look_at_match",
     "match_apply_deadlines",
     "match_commit",
     "match_contribute_entropy",

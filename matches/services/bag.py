@@ -7,8 +7,8 @@ from typing import Any
 from django.db import transaction
 
 from common.errors import NotAllowed, ServiceError, SignInRequired
-from matches.live.news import publish_on_commit
 from matches.models import Match, Seat
+from matches.news import publish_on_commit
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import ContributionRefused

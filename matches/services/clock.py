@@ -8,15 +8,17 @@ the work when two run at once.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
-from matches.live.news import Event, publish_on_commit
 from matches.models import Match
+from matches.news import Event, publish_on_commit
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.lifecycle import apply_deadlines, deadline_passed
+from matches.visibility import MatchAccess, MatchNotFound, access_match
 
 SWEEP_BATCH = 50
 
@@ -39,6 +41,19 @@ def match_apply_deadlines(*, match_id: int, now: datetime | None = None) -> Matc
             return match
         publish_on_commit(apply_deadlines(match, locked_seats(match), now=now))
         return match
+
+
+def look_at_match(*, user: Any, match_id: int, key: str | None) -> MatchAccess:
+    """The match ``user`` (holding ``key``) may watch, as it stands now: any deadline that
+    has passed is applied first (time is data: kick-off, no-show and forfeit happen when
+    someone looks), then the match is read through ``visibility.access_match``. Raises
+    ``MatchNotFound`` for no such match and ``MatchHidden`` for one this viewer may not watch.
+    Pages, the API, the socket and the computer all look this way."""
+    try:
+        match_apply_deadlines(match_id=match_id)
+    except Match.DoesNotExist:
+        raise MatchNotFound(match_id) from None
+    return access_match(user=user, match_id=match_id, key=key)
 
 
 def due_batch(

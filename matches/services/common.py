@@ -1,13 +1,13 @@
-"""What every service does first: the clock, the match row lock, the seats, the organiser."""
+"""What every service does first: the clock, the match row lock, the seats, the organiser
+(``require_organiser``, the accounts app's one check)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.utils import timezone
 
-from common.errors import NotAllowed
+from accounts.permissions import require_organiser
 from common.events import SeatFacts
 from matches.models import Match, Seat
 from matches.services.errors import MatchMissing
@@ -39,11 +39,6 @@ def locked_seats(match: Match) -> list[Seat]:
     return seats
 
 
-def require_organiser(member: Any) -> None:
-    if not (getattr(member, "is_authenticated", False) and member.is_organiser):
-        raise NotAllowed("Only organisers can do that.")
-
-
 def seat_facts(seats: list[Seat]) -> tuple[SeatFacts, ...]:
     """Who sits where, as a domain event tells it (the seats' members already loaded)."""
     return tuple(
@@ -59,3 +54,13 @@ def seat_facts(seats: list[Seat]) -> tuple[SeatFacts, ...]:
 def seated_members(seats: list[Seat]) -> tuple[int, ...]:
     """The members seated, First's then Second's (an empty seat left out)."""
     return tuple(seat.member_id for seat in seats if seat.member_id is not None)
+
+
+__all__ = [
+    "locked_match",
+    "locked_seats",
+    "now",
+    "require_organiser",
+    "seat_facts",
+    "seated_members",
+]

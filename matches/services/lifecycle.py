@@ -14,8 +14,8 @@ from django.conf import settings
 from common.events import MatchFinished, MatchOpened, emit
 from engine import Game
 from matches import away, visibility
-from matches.live.news import Event, PrivateEvent, PublicEvent
 from matches.models import Match, Seat, Turn
+from matches.news import Event, PrivateEvent, PublicEvent
 from matches.services.common import seat_facts
 from matches.stored_game import salt_of, store_position
 

@@ -14,8 +14,8 @@ from engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, 
 from lexicon.lexicon import get_lexicon
 from matches import visibility
 from matches.chain import record_hash
-from matches.live.news import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat, Turn
+from matches.news import Event, PrivateEvent, PublicEvent, publish_on_commit
 from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match, seat_facts
 from matches.services.common import now as _now

@@ -15,8 +15,8 @@ from django.db import transaction
 
 from common.errors import NotAllowed, SignInRequired
 from engine import MatchOver, NotKickedOff
-from matches.live.news import publish_on_commit
 from matches.models import CommitReceipt, Match
+from matches.news import publish_on_commit
 from matches.schemas import Refusal
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now

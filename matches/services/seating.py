@@ -11,8 +11,8 @@ from django.db import transaction
 
 from common.errors import NotAllowed, SignInRequired
 from matches import visibility
-from matches.live.news import PublicEvent, publish_on_commit
 from matches.models import CommitReceipt, Match, Seat
+from matches.news import PublicEvent, publish_on_commit
 from matches.schemas import Refusal, Seated
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now

@@ -167,19 +167,12 @@ def _read_consistently(match_id: int) -> tuple[Match, list[Seat], list[Turn], Ti
 
 
 def access_match(*, user: Member | Any, match_id: int, key: str | None) -> MatchAccess:
-    """The match ``user`` (holding ``key``) may watch, as it stands now, read consistently.
+    """The match ``user`` (holding ``key``) may watch, read consistently as it is stored.
 
-    Any deadline that has passed is applied first (time is data: kick-off, no-show and
-    forfeit happen when someone looks). Raises :class:`MatchNotFound` when there is no such
+    Reads only: a caller that looks at a match applies the deadlines that have passed
+    first (``services.look_at_match``). Raises :class:`MatchNotFound` when there is no such
     match and :class:`MatchHidden` when there is one this viewer may not watch.
     """
-    # Services build their news with this package's payloads: the clock is imported here.
-    from matches.services.clock import match_apply_deadlines  # noqa: PLC0415
-
-    try:
-        match_apply_deadlines(match_id=match_id)
-    except Match.DoesNotExist:
-        raise MatchNotFound(match_id) from None
     match, seats, turns, time_away = _read_consistently(match_id)
     viewer = viewer_for(match, user, key, seats=seats)
     if not can_watch(match, viewer):

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from engine import Play
-from matches import visibility
+from matches import services, visibility
 from matches.models import Match, Turn
 from practice.models import ComputerOpponent
 from practice.opponent import computer_move
@@ -29,7 +29,7 @@ def her_play(match: Match, member) -> list[dict[str, object]]:
     it has no word at all)."""
     for attempt in range(2):
         view = visibility.match_view(
-            visibility.access_match(user=member, match_id=match.id, key=None)
+            services.look_at_match(user=member, match_id=match.id, key=None)
         )
         choice = computer_move(view, level="hard", rng=random.Random(0))
         if isinstance(choice.move.move, Play):

@@ -20,7 +20,7 @@ from accounts.models import Member
 from engine import Board, Pass, Play, Swap, get_ruleset
 from engine.movegen import best_play, legal_plays
 from lexicon.lexicon import get_lexicon
-from matches import visibility
+from matches import services, visibility
 from matches.models import Match
 from practice.models import ComputerOpponent
 from practice.opponent import computer_move
@@ -56,7 +56,7 @@ def wait_for_her_turn_or_the_end(match: Match, page: Page) -> Match:
 
 def make_her_move(page: Page, match: Match, member: Member, rng: random.Random) -> str:
     """Her best move from her own view, made through the page; its kind."""
-    view = visibility.match_view(visibility.access_match(user=member, match_id=match.id, key=None))
+    view = visibility.match_view(services.look_at_match(user=member, match_id=match.id, key=None))
     move = computer_move(view, level="hard", rng=rng).move.move
     if isinstance(move, Play):
         stage_by_clicks(page, [tile.to_dict() for tile in move.tiles])

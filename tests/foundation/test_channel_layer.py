@@ -17,7 +17,7 @@ from django.conf import settings
 from redis import asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from matches.live.news import SIGN_OUTS_GROUP, publish_sign_out_on_commit
+from matches.news import SIGN_OUTS_GROUP, publish_sign_out
 
 
 def _prefix(suffix: str) -> str:
@@ -168,13 +168,13 @@ async def test_a_receive_cancelled_loses_nothing() -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_sign_out_published_from_a_worker_thread_reaches_a_listener() -> None:
-    """The sign-out's publication (matches/live/news.py) from a thread with no event loop, as
+    """The sign-out's publication (matches/news.py) from a thread with no event loop, as
     an after-commit hook in a worker thread makes it, through the settings' layer."""
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(SIGN_OUTS_GROUP, channel)
     try:
-        await asyncio.to_thread(publish_sign_out_on_commit, member_id=41, session_key="k")
+        await asyncio.to_thread(publish_sign_out, member_id=41, session_key="k")
         message = await asyncio.wait_for(layer.receive(channel), 5)
         assert message["type"] == "member.signed_out"
         assert message["member_id"] == 41

@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Member
-from matches import visibility
+from matches import services, visibility
 from matches.models import Match
 from tests.matches.api_schema import answer_conforms, served_schema
 from tests.matches.test_records import play_out, play_to_the_end
@@ -97,7 +97,7 @@ def test_replay_at_every_turn_equals_what_each_viewer_saw_live(
     def record(match: Match) -> None:
         match = Match.objects.prefetch_related("seats__member").get(pk=match.pk)
         for name, member in viewers.items():
-            access = visibility.access_match(
+            access = services.look_at_match(
                 user=member or AnonymousUser(), match_id=match.pk, key=None
             )
             snapshot = visibility.match_view(access).model_dump(mode="json")
@@ -434,7 +434,7 @@ def test_the_fair_bag_include_renders_for_a_seated_player(scheduled: Match, alic
     request = RequestFactory().get("/")
     request.user = alice
     match = scheduled
-    page = visibility.match_page(visibility.access_match(user=alice, match_id=match.pk, key=None))
+    page = visibility.match_page(services.look_at_match(user=alice, match_id=match.pk, key=None))
     html = render_to_string("matches/_fair_bag.html", {"m": page}, request=request)
     assert "crypto.getRandomValues" in html
     assert reverse("api:match-contribute", args=[match.id]) in html
@@ -443,7 +443,7 @@ def test_the_fair_bag_include_renders_for_a_seated_player(scheduled: Match, alic
     assert match.bag_seed not in html
     # A spectator sees the commitment but no contribute button.
     request.user = bob = Member.objects.create_user(username="dave", password="x")
-    page = visibility.match_page(visibility.access_match(user=bob, match_id=match.pk, key=None))
+    page = visibility.match_page(services.look_at_match(user=bob, match_id=match.pk, key=None))
     html = render_to_string("matches/_fair_bag.html", {"m": page}, request=request)
     assert match.bag_commitment in html
     assert "crypto.getRandomValues" not in html

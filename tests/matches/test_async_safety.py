@@ -145,7 +145,7 @@ def test_the_snapshot_is_built_without_the_database(
     moment = time_machine.travel(DURING_VACATION, tick=False) if kind == "vacation" else None
     with moment or contextlib.nullcontext():
         try:
-            access = visibility.access_match(user=user, match_id=match.id, key=key)
+            access = services.look_at_match(user=user, match_id=match.id, key=key)
         except visibility.MatchHidden:
             # A members-only match (practice, challenge) refuses a visitor without its key
             # before anything is built: there is no frame to build.

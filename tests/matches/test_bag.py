@@ -251,7 +251,7 @@ def test_nothing_sent_during_play_carries_the_seed(
         from matches import visibility
 
         for member in (alice, bob, AnonymousUser()):
-            access = visibility.access_match(user=member, match_id=match.pk, key=None)
+            access = services.look_at_match(user=member, match_id=match.pk, key=None)
             acks.append(visibility.api_match_state(access).model_dump(mode="json"))
         turns = list(match.turns.order_by("number"))
         seats = list(match.seats.order_by("position"))

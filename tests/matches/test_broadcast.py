@@ -14,7 +14,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from matches.live.broadcast import MatchNews, news_for
-from matches.live.news import PrivateEvent, PublicEvent, layer_messages, match_group
+from matches.news import PrivateEvent, PublicEvent, layer_messages, match_group
 from matches.schemas import RackNews, SeatsNews, SeatView
 from tests.matches.test_ws_helpers import Opener, socket_opener
 
@@ -281,7 +281,7 @@ async def test_a_commits_news_goes_out_through_the_pubsub_layer_too(settings) ->
     send): news published from a worker thread after a commit still arrives."""
     from asgiref.sync import sync_to_async
 
-    from matches.live.news import publish_on_commit
+    from matches.news import publish_on_commit
 
     config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
     settings.CHANNEL_LAYERS = {

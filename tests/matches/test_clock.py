@@ -17,8 +17,8 @@ from channels.layers import get_channel_layer
 from django.db import connection
 
 from matches import services
-from matches.live.news import match_group, news_items
 from matches.models import Match, Seat, Turn
+from matches.news import match_group, news_items
 from tests.matches.helpers import commit_now
 
 KICKOFF = datetime(2031, 5, 4, 18, 0, tzinfo=UTC)

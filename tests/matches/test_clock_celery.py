@@ -23,8 +23,8 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.utils import timezone
 
-from matches.live.news import match_group, news_items
 from matches.models import Match
+from matches.news import match_group, news_items
 from tests.processes import spawn
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from matches import visibility
+from matches import services, visibility
 from matches.models import Match, Seat
 from matches.schemas import MatchView
 from matches.stored_game import position_state
@@ -26,7 +26,7 @@ CHOICES = [("easy", 1), ("easy", 2), ("normal", 3), ("hard", 4)]
 
 
 def view_for(member, match: Match) -> MatchView:
-    access = visibility.access_match(user=member, match_id=match.id, key=None)
+    access = services.look_at_match(user=member, match_id=match.id, key=None)
     return visibility.match_view(access)
 
 

@@ -26,7 +26,7 @@ from django.urls import reverse
 from accounts.models import Member
 from engine import format_gcg, parse_gcg
 from imports.services import import_game
-from matches import visibility
+from matches import services, visibility
 from matches.chain import canonical_json, chain_hashes, public_record, record_hash
 from matches.integrity import match_problems
 from matches.models import Match, Turn
@@ -45,7 +45,7 @@ def finished(live_match: Match, alice: Member, bob: Member) -> Match:
 
 
 def record_for(match: Match, user: Any) -> dict[str, Any]:
-    access = visibility.access_match(user=user, match_id=match.id, key=None)
+    access = services.look_at_match(user=user, match_id=match.id, key=None)
     record = visibility.fairness_record(access)
     assert record is not None
     return record.model_dump(mode="json")
@@ -119,7 +119,7 @@ def test_turn_news_carries_the_link_as_the_turn_is_made(live_match: Match, alice
     def keep(match: Match) -> None:
         turn = match.turns.order_by("-number").first()
         assert turn is not None
-        access = visibility.access_match(user=AnonymousUser(), match_id=match.id, key=None)
+        access = services.look_at_match(user=AnonymousUser(), match_id=match.id, key=None)
         previous = access.turns[-2].record_hash if len(access.turns) > 1 else match.bag_commitment
         news = visibility.turn_news(match, turn, access.seats, previous_hash=previous)
         captured.append(news.model_dump(mode="json")["move"])

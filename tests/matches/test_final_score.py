@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from accounts.models import Member
 from engine import get_ruleset
-from matches import visibility
+from matches import services, visibility
 from matches.models import Match, Seat
 from tests.matches.api_schema import answer_conforms
 from tests.matches.helpers import commit_now, opening_play, rack_of
@@ -123,7 +123,7 @@ def test_six_scoreless_turns_each_rack_deducted_in_the_api_and_the_replays_last_
 def test_going_out_gains_the_opponents_rack(live_match: Match, alice: Member, bob: Member) -> None:
     match = play_out(live_match, (alice, bob), seed=3)
     assert match.end_reason == Match.EndReason.PLAYED_OUT, "seed 3 plays out (deterministic)"
-    access = visibility.access_match(user=AnonymousUser(), match_id=match.id, key=None)
+    access = services.look_at_match(user=AnonymousUser(), match_id=match.id, key=None)
     final = visibility.match_view(access).final_score
     assert final is not None
     out = 0 if match.turns.order_by("number").last().position == 0 else 1  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import account_delete
-from matches import visibility
+from matches import services, visibility
 from matches.models import Match
 from notifications.feeds import feed_of
 from practice.services import start_practice
@@ -67,7 +67,7 @@ def test_a_substitute_plays_under_their_own_name_everywhere(organiser, alice, bo
     # The match page, for anyone.
     assert _page_title(Client(), match) == expected
     # The snapshot every socket and page starts from.
-    access = visibility.access_match(user=carol, match_id=match.id, key=None)
+    access = services.look_at_match(user=carol, match_id=match.id, key=None)
     assert visibility.match_view(access).name == expected
     # The API's row and state.
     assert Client().get(f"/api/matches/{match.id}/").json()["name"] == expected

@@ -35,7 +35,7 @@ def _database(*matches: Match) -> tuple:
 
 
 def _rack_seen_by(user: Member, match: Match) -> list[str] | None:
-    access = visibility.access_match(user=user, match_id=match.id, key=None)
+    access = services.look_at_match(user=user, match_id=match.id, key=None)
     return visibility.match_view(access).rack
 
 
@@ -65,7 +65,7 @@ def test_substitute_before_kickoff_hands_the_seat_over_and_the_newcomer_is_dealt
     # Carol is told she has a fixture, as a player seated when it is scheduled is.
     assert Notice.objects.filter(member=carol, match=upcoming, kind="fixture").count() == 1
     # Every watcher sees the substitution in the trail, the players included.
-    audit = visibility.match_page(visibility.access_match(user=alice, match_id=upcoming.id,
+    audit = visibility.match_page(services.look_at_match(user=alice, match_id=upcoming.id,
                                                           key=None)).audit  # fmt: skip
     assert [(line.kind, line.reason) for line in audit] == [("substitute", "Bob is ill")]
     # At kick-off the seat is dealt to carol; bob watches like anybody else.

@@ -131,7 +131,7 @@ def test_adjudication_awards_a_rated_result_and_everyone_sees_why(
     assert match_problems(match) == []
     carol = make_member("carol")
     for viewer in (carol, organiser):
-        page = visibility.match_page(visibility.access_match(user=viewer, match_id=match.id,
+        page = visibility.match_page(services.look_at_match(user=viewer, match_id=match.id,
                                                              key=None))  # fmt: skip
         assert [(a.kind, a.reason) for a in page.audit] == [
             ("adjudicate", "Alice cannot continue this season")
@@ -169,11 +169,9 @@ def test_reschedules_are_for_organisers_only_in_the_trail(organiser, upcoming, m
         reason="Venue",
     )
     carol = make_member("carol")
-    seen = visibility.match_page(
-        visibility.access_match(user=carol, match_id=upcoming.id, key=None)
-    )
+    seen = visibility.match_page(services.look_at_match(user=carol, match_id=upcoming.id, key=None))
     assert seen.audit == []
-    own = visibility.match_page(visibility.access_match(user=organiser, match_id=upcoming.id,
+    own = visibility.match_page(services.look_at_match(user=organiser, match_id=upcoming.id,
                                                         key=None))  # fmt: skip
     assert [a.kind for a in own.audit] == ["reschedule"]
 

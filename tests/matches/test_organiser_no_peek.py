@@ -61,7 +61,7 @@ def test_a_live_seat_that_has_not_moved_cannot_be_handed_to_anyone(
         assert refused.value.code == "fixture_unchangeable"
         assert "kicked off" in refused.value.message
     assert _state(live_match) == before
-    access = visibility.access_match(user=organiser, match_id=live_match.id, key=None)
+    access = services.look_at_match(user=organiser, match_id=live_match.id, key=None)
     assert visibility.match_view(access).rack is None  # the organiser watches, rackless
 
 
@@ -119,7 +119,7 @@ def test_a_substitution_is_shown_to_the_players_and_watchers(
     organising.fixture_substitute(organiser=organiser, match_id=match.id, position=1,
                                 member_id=carol.pk, reason="Bob is away")  # fmt: skip
     for viewer in (alice, bob, carol, make_member("watcher"), None):
-        access = visibility.access_match(user=viewer, match_id=match.id, key=None)
+        access = services.look_at_match(user=viewer, match_id=match.id, key=None)
         lines = visibility.match_page(access).audit
         assert [(line.kind, line.reason, line.detail) for line in lines] == [
             ("substitute", "Bob is away", "Second: carol replaced bob")

@@ -17,7 +17,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
-from matches import visibility
+from matches import services, visibility
 from matches.schemas import SnapshotFrame, TurnFrame, encode
 from tests.matches.helpers import commit_move, opening_play
 from tests.matches.test_ws_helpers import (
@@ -42,7 +42,7 @@ def played(live_match, alice) -> dict[str, Any]:
         against_turn=0,
         client_id="open",
     )
-    access = visibility.access_match(user=AnonymousUser(), match_id=live_match.id, key=None)
+    access = services.look_at_match(user=AnonymousUser(), match_id=live_match.id, key=None)
     snapshot = SnapshotFrame(reason="connect", snapshot=visibility.match_view(access))
     turn = access.turns[-1]
     news = TurnFrame(

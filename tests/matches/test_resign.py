@@ -123,7 +123,7 @@ def test_the_log_the_record_and_the_replay_say_who_resigned(live_match, alice, b
     assert commit_move(match_id=live_match.id, member=alice, move=opening_play(rack),
                        against_turn=0, client_id="p-1").accepted  # fmt: skip
     services.match_resign(match_id=live_match.id, member=alice, client_id="r-1")
-    access = visibility.access_match(user=bob, match_id=live_match.id, key=None)
+    access = services.look_at_match(user=bob, match_id=live_match.id, key=None)
     page = visibility.match_page(access)
     assert page.end_line == "alice (First) resigned."
     assert page.end_reason_label == "Resignation"

@@ -15,7 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
-from matches import visibility
+from matches import services, visibility
 from matches.models import Match, Seat, Turn
 from tests.matches.test_ws_helpers import (
     Opener,
@@ -119,7 +119,7 @@ async def test_a_whole_game_reaches_every_watcher_and_never_shows_a_rack_to_anyo
 
 
 def _record_for(match_id: int, member, key: str | None = None) -> dict:
-    access = visibility.access_match(user=member, match_id=match_id, key=key)
+    access = services.look_at_match(user=member, match_id=match_id, key=key)
     record = visibility.fairness_record(access)
     assert record is not None
     return record.model_dump(mode="json")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from django.test import Client
 
-from matches import visibility
+from matches import services, visibility
 from matches.models import CommitReceipt, Match, Turn
 from practice.models import ComputerOpponent
 from practice.opponent import computer_move
@@ -37,7 +37,7 @@ def eager_tasks() -> Iterator[None]:
 
 def members_move(match: Match, member, *, seed: int) -> None:
     """``member`` makes the move the engine's Hard player would, from her own view."""
-    view = visibility.match_view(visibility.access_match(user=member, match_id=match.id, key=None))
+    view = visibility.match_view(services.look_at_match(user=member, match_id=match.id, key=None))
     choice = computer_move(view, level="hard", rng=random.Random(seed))
     outcome = commit_move(
         match_id=match.id,

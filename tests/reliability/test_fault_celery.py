@@ -25,8 +25,8 @@ from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.utils import timezone
 
-from matches.live.news import match_group, news_items
 from matches.models import Match
+from matches.news import match_group, news_items
 from matches.services.clock import SWEEP_BATCH
 from tests.reliability.harness import (
     backends_of,

@@ -174,13 +174,13 @@ def install(channel: str, spelling: str, secrets: Secrets, monkeypatch: Any, mat
 
         monkeypatch.setattr(visibility, "gcg_for", leaky_gcg)
     elif channel == "email":
-        from notifications import content
+        from notifications import content, wording
 
         build = content.build
 
         def leaky_build(*args: Any, **kwargs: Any) -> Any:
             built = build(*args, **kwargs)
-            if isinstance(built, content.Stale):
+            if isinstance(built, wording.Stale):
                 return built
             return built.model_copy(update={"lines": [*built.lines, line_leak(secrets, spelling)]})
 

@@ -13,8 +13,8 @@ from common.events import FixtureScheduled, emit
 from common.text import NOT_ONE_LINE, is_one_line
 from engine import UnknownRuleset, get_ruleset
 from lexicon.lexicon import get_lexicon
-from matches.live.news import publish_on_commit
 from matches.models import Match, Seat, Tournament
+from matches.news import publish_on_commit
 from matches.services.common import locked_seats, require_organiser, seated_members
 from matches.services.common import now as _now
 from matches.services.creation import NAME_LENGTH, create_match

@@ -4,7 +4,7 @@ substitute a player, postpone a tournament round, withdraw a player from all the
 Each is one function: it locks the match row (and its seats), applies any deadline that has
 passed (so a kick-off that came first stands), checks, writes the change and its
 :class:`OrganiserAction` (the audit trail: who, what, when, why) in one transaction, records
-the players' notices (``notifications/organiser_changes.py``, keyed by the action) and
+the players' notices (events the notifications app hears, keyed by the action) and
 publishes its news after commit. A ruling on a result ends the match through
 ``finish_match``, so a rated adjudication moves the ratings and the players are told; a
 voided or cancelled match has no result and is rated by nobody.
@@ -22,10 +22,11 @@ from django.db import transaction
 
 from accounts.models import Member
 from common.errors import ServiceError
+from common.events import KickoffMoved, SeatFacts, SeatSubstituted, emit
 from matches import visibility
-from matches.live.news import Event, PublicEvent, publish_on_commit
 from matches.models import Match, OrganiserAction, Seat
-from matches.services.common import locked_match, locked_seats, require_organiser
+from matches.news import Event, PublicEvent, publish_on_commit
+from matches.services.common import locked_match, locked_seats, require_organiser, seat_facts
 from matches.services.common import now as _now
 from matches.services.errors import (
     FixtureUnchangeable,
@@ -35,7 +36,6 @@ from matches.services.errors import (
 )
 from matches.services.lifecycle import apply_deadlines, finish_match
 from matches.visibility.access import is_club_member
-from notifications import organiser_changes
 from tournaments.services.fixtures import NOT_A_MEMBER
 
 #: The longest reason kept with an organiser's action.
@@ -171,7 +171,7 @@ def fixture_reschedule(
             kickoff_before=before.isoformat() if before else None,
             kickoff_after=kickoff_at.isoformat(),
         )
-        organiser_changes.kickoff_moved(match, change.seats, action)
+        emit(KickoffMoved(match_id=match.id, action_id=action.pk, seats=seat_facts(change.seats)))
         change.events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
     return change.match
 
@@ -312,7 +312,17 @@ def _hand_seat_over(
         member_before_id=outgoing.pk,
         member_after_id=incoming.pk,
     )
-    organiser_changes.seat_substituted(match, change.seats, action, outgoing=outgoing)
+    emit(
+        SeatSubstituted(
+            match_id=match.id,
+            action_id=action.pk,
+            position=seat.position,
+            outgoing=SeatFacts(
+                position=seat.position, member_id=outgoing.pk, told=outgoing.is_active
+            ),
+            seats=seat_facts(change.seats),
+        )
+    )
     change.events.append(PublicEvent(match.id, "fixture_changed", visibility.no_news()))
 
 
@@ -449,7 +459,7 @@ def _postpone_one(
         kickoff_before=before.isoformat(),
         kickoff_after=match.kickoff_at.isoformat(),
     )
-    organiser_changes.kickoff_moved(match, seats, action)
+    emit(KickoffMoved(match_id=match.id, action_id=action.pk, seats=seat_facts(seats)))
     return [PublicEvent(match.id, "fixture_changed", visibility.no_news())]
 
 

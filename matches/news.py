@@ -4,7 +4,7 @@ that a member's sessions ended, which closes their sockets.
 Services build events from ``visibility`` output and hand them to :func:`publish_on_commit`,
 which sends them only once the transaction has committed: a rolled-back change announces
 nothing, and no row lock is ever held across a channel-layer send. A change that ends a
-member's sessions or membership hands the member to :func:`publish_sign_out_on_commit`.
+member's sessions or membership emits ``SessionsEnded``, which :func:`publish_sign_out` tells.
 """
 
 from __future__ import annotations
@@ -170,14 +170,14 @@ def sign_out_items(message: dict[str, Any]) -> list[SignedOut]:
     return [SignedOut(**message)]  # type: ignore[typeddict-item]
 
 
-def publish_sign_out_on_commit(*, member_id: int, session_key: str | None = None) -> None:
-    """Close ``member_id``'s sockets whose session or membership has ended, once the current
-    transaction commits (at once outside one): every session's, after a check, or only
-    ``session_key``'s."""
+def publish_sign_out(*, member_id: int, session_key: str | None = None) -> None:
+    """Close ``member_id``'s sockets whose session or membership has ended (called after
+    the change committed: a ``SessionsEnded`` subscriber): every session's, after a check,
+    or only ``session_key``'s."""
     message = SignedOut(type="member.signed_out", member_id=member_id)
     if session_key:
         message["session"] = session_digest(session_key)
-    transaction.on_commit(lambda: _publish([(SIGN_OUTS_GROUP, message)]), robust=True)
+    _publish([(SIGN_OUTS_GROUP, message)])
 
 
 def _send(events: list[Event]) -> None:
