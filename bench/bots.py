@@ -164,7 +164,7 @@ def report(results: Sequence[LevelResult], *, games: int, seed: int, command: st
             "",
             (
                 "Hard weighs each move by score plus rack leave, from the shipped tables "
-                "(`matches/engine/data/leaves-<ruleset>.json`): "
+                "(`engine/data/leaves-<ruleset>.json`): "
                 + "; ".join(leave_note(name) for name in sorted({r.ruleset for r in results}))
                 + ". Each is remade, byte for byte, by `.venv/bin/python -m "
                 "engine.leave_train --ruleset <ruleset> --seed <seed> --games <games>`; "

@@ -187,7 +187,7 @@ back up to seven: every draw attempt is one HMAC-SHA256 block (about 4-5 µs thr
 `hmac.digest`), plus building the new immutable game value.
 
 **Random games** (the property test's workload: the random player of
-`matches/engine/randomplay.py` searching for legal plays, then `Game.apply`):
+`engine/randomplay.py` searching for legal plays, then `Game.apply`):
 {games["games"]} word-duel games to the end, {games["moves"]:,} moves in {games["seconds"]:.1f} s
 ({games["per_game_ms"]:.0f} ms a game, almost all of it the random player's search);
 `Game.apply` itself averaged {games["apply_us"]:.0f} µs a move.

@@ -475,7 +475,7 @@ Measured by `bench/live.py` on {time.strftime("%Y-%m-%d")}; machine: {machine()}
 machine's two cores with PostgreSQL, Redis and two load-generator processes, which hold
 {main["matches"]} live matches at once, both seats of each signed in over a websocket of its
 own ({main["matches"] * 2} sockets). Each match replays a legal random game of its own dealt bag
-({main["mix"]}; played out by `matches/engine/randomplay.py` before the clock starts, so the
+({main["mix"]}; played out by `engine/randomplay.py` before the clock starts, so the
 clients spend nothing on finding moves): the player to move sends the next `play`, `swap`
 or `pass` the moment the previous move's `ack` is back, through the whole path (the session
 check and `services.match_commit` in one worker-thread call, the turn and rack news sent to

@@ -10,9 +10,8 @@ from __future__ import annotations
 import zipfile
 from typing import Any
 
+from matches import services, visibility
 from matches.models import Seat
-from matches.services import look_at_match
-from matches.visibility import gcg_for, match_title
 
 
 def matches_part(member: Any, archive: zipfile.ZipFile) -> dict[str, Any]:
@@ -21,11 +20,11 @@ def matches_part(member: Any, archive: zipfile.ZipFile) -> dict[str, Any]:
     matches = []
     for seat in seats:
         match = seat.match
-        access = look_at_match(user=member, match_id=match.id, key=match.viewing_key)
+        access = services.look_at_match(user=member, match_id=match.id, key=match.viewing_key)
         matches.append(
             {
                 "id": match.id,
-                "name": match_title(access.match, access.seats),
+                "name": visibility.match_title(access.match, access.seats),
                 "seat": seat.position,
                 "status": match.status,
                 "result": match.result,
@@ -33,7 +32,7 @@ def matches_part(member: Any, archive: zipfile.ZipFile) -> dict[str, Any]:
                 "kickoff_at": match.kickoff_at.isoformat() if match.kickoff_at else None,
             }
         )
-        gcg = gcg_for(access)
+        gcg = visibility.gcg_for(access)
         if gcg:
             archive.writestr(f"matches/match-{match.id}.gcg", gcg)
     return {"matches": matches}
