@@ -21,7 +21,7 @@ from accounts.models import Member
 from challenges.errors import ChallengeUnavailable, InvalidChallenge, RematchUnavailable
 from challenges.models import Challenge, RematchOffer, challenge_expiry
 from common.errors import NotAllowed, SignInRequired
-from common.events import FixtureScheduled, emit
+from common.events import ChallengePosted, FixtureScheduled, RematchOffered, emit
 from engine.rulesets import RULESETS
 from matches import visibility
 from matches.models import Match, Seat
@@ -33,7 +33,6 @@ from matches.services.creation import NAME_LENGTH
 from matches.services.errors import MembershipRequired
 from matches.services.lifecycle import after_seating, apply_deadlines
 from matches.visibility.access import is_club_member
-from notifications import friendlies
 
 #: A member may have this many challenges open (posted, not accepted, withdrawn or expired).
 MAX_OPEN_CHALLENGES = 5
@@ -168,7 +167,7 @@ def challenge_post(
             posted_at=now,
             expires_at=challenge_expiry(now),
         )
-        friendlies.challenge_posted(challenge)  # the member it is addressed to, after commit
+        emit(ChallengePosted(challenge_id=challenge.pk, opponent_id=challenge.opponent_id))
     return challenge
 
 
@@ -372,7 +371,7 @@ def rematch_offer(*, match_id: int, member: Any, now: datetime | None = None) ->
             offer = RematchOffer.objects.create(original=match, offered_by=member, offered_at=now)
             other = next(seat.member_id for seat in seats if seat.member_id != member.pk)
             assert other is not None
-            friendlies.rematch_offered(match_id=match.id, member_id=other)  # after commit
+            emit(RematchOffered(match_id=match.id, member_id=other))  # the other is told
             _tell_players(match, seats, offer)
             return RematchState(offer)
         if offer.status == RematchOffer.Status.DECLINED:

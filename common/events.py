@@ -126,6 +126,23 @@ class SeatSubstituted(DomainEvent):
 
 
 @dataclass(frozen=True)
+class ChallengePosted(DomainEvent):
+    """A member posted a friendly challenge; ``opponent_id`` is the member it is addressed
+    to (None: open to anyone)."""
+
+    challenge_id: int
+    opponent_id: int | None
+
+
+@dataclass(frozen=True)
+class RematchOffered(DomainEvent):
+    """A player of finished ``match_id`` offered a rematch to the other, ``member_id``."""
+
+    match_id: int
+    member_id: int
+
+
+@dataclass(frozen=True)
 class MemberRemoved(DomainEvent):
     """An organiser took an approved member out of the club (``by_id``). Emitted in the
     removal's transaction: what they play is settled with it (``substitute_id`` takes their

@@ -13,14 +13,13 @@ from zoneinfo import ZoneInfo
 
 from django.urls import reverse
 
-from matches import selectors, services, visibility
+from matches import away, selectors, services, visibility
 from matches.models import Match
 from notifications import friendlies, organiser_content
 from notifications.calendar import calendar_sequence
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.schemas import NoticeContent
 from notifications.wording import Stale, absolute, local_time, time_left
-from vacations.pauses import effective_turn_deadline
 
 #: Endings an organiser decided: their result notice names the ruling (organiser_content.py).
 ORGANISER_ENDINGS = frozenset(
@@ -100,7 +99,7 @@ def _your_move(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, n
     lines = [first]
     if match.turn_number:
         lines.append(_score(line))
-    deadline = effective_turn_deadline(match, access.seats)  # a vacation pauses it
+    deadline = away.turn_deadline(match, access.seats)  # a vacation pauses it
     if deadline is not None:
         lines.append(
             f"Move by {local_time(deadline, zone)} "
@@ -121,7 +120,7 @@ def _forfeit(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     if not _your_turn(notice, access):
         return Stale("no longer the member's move")
     match, line, url = _facts(access)
-    deadline = effective_turn_deadline(match, access.seats)  # a vacation pauses it
+    deadline = away.turn_deadline(match, access.seats)  # a vacation pauses it
     if deadline is None or deadline <= now:
         return Stale("the deadline has passed")
     left = time_left(deadline - now)

@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from matches import away
 from notifications import calendar, content, friendlies, services, wording
 from notifications.models import (
     URGENT_WARNING_HOURS,
@@ -38,7 +39,6 @@ from notifications.models import (
     chosen_as,
 )
 from notifications.schemas import NoticeContent, PushPayload
-from vacations.pauses import effective_turn_deadline
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def _warning_for(
     if notice.hours not in hours:
         return False
     # The deadline the clock applies: later by the mover's declared vacation, if any.
-    deadline = effective_turn_deadline(notice.match) if notice.match else None
+    deadline = away.turn_deadline(notice.match) if notice.match else None
     if deadline is None:
         return False
     due = [h for h in hours if deadline - timedelta(hours=h) <= now]

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from django.urls import reverse
 
+from common.events import ChallengePosted, RematchOffered
 from matches import visibility
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.notices import Spec, record
@@ -22,37 +23,37 @@ from notifications.schemas import NoticeContent
 from notifications.wording import Stale, absolute, local_time
 
 if TYPE_CHECKING:
-    from challenges.models import Challenge
+    pass
 
 
-# ---------------------------------------------------------------- recorded by the services
+# ---------------------------------------------------------------- heard from the services (events)
 
 
-def challenge_posted(challenge: Challenge) -> None:
+def challenge_posted(event: ChallengePosted) -> None:
     """A challenge addressed to one member: that member is told (one open to anyone, no one)."""
-    if challenge.opponent_id is None:
+    if event.opponent_id is None:
         return
     record(
         [
             Spec(
-                key=f"challenge:{challenge.pk}:{challenge.opponent_id}",
-                member_id=challenge.opponent_id,
+                key=f"challenge:{event.challenge_id}:{event.opponent_id}",
+                member_id=event.opponent_id,
                 kind=Kind.CHALLENGE,
-                challenge_id=challenge.pk,
+                challenge_id=event.challenge_id,
             )
         ]
     )
 
 
-def rematch_offered(*, match_id: int, member_id: int) -> None:
-    """A rematch of ``match_id`` offered to ``member_id`` (the other player): once per match."""
+def rematch_offered(event: RematchOffered) -> None:
+    """A rematch offered to the other player: once per match."""
     record(
         [
             Spec(
-                key=f"rematch:{match_id}:{member_id}",
-                member_id=member_id,
+                key=f"rematch:{event.match_id}:{event.member_id}",
+                member_id=event.member_id,
                 kind=Kind.REMATCH,
-                match_id=match_id,
+                match_id=event.match_id,
             )
         ]
     )

@@ -11,18 +11,20 @@ from typing import Any
 
 from accounts import time_zones
 from common.events import (
+    ChallengePosted,
     FixtureScheduled,
     KickoffMoved,
     MatchFinished,
     MatchOpened,
     MemberForgotten,
     Phase,
+    RematchOffered,
     SeatFacts,
     SeatSubstituted,
     TurnRecorded,
     subscribe,
 )
-from notifications import notices, organiser_changes
+from notifications import friendlies, notices, organiser_changes
 from notifications.models import CalendarFeed, Notice, NotificationSettings, PushSubscription
 from notifications.services import settings_of, update_notification_settings
 
@@ -97,4 +99,6 @@ def subscribe_all() -> None:
     subscribe(MatchFinished, result_to_each_player, phase=Phase.IN_TRANSACTION)
     subscribe(FixtureScheduled, fixture_to_each_player, phase=Phase.IN_TRANSACTION)
     subscribe(KickoffMoved, organiser_changes.kickoff_moved, phase=Phase.IN_TRANSACTION)
+    subscribe(ChallengePosted, friendlies.challenge_posted, phase=Phase.IN_TRANSACTION)
+    subscribe(RematchOffered, friendlies.rematch_offered, phase=Phase.IN_TRANSACTION)
     subscribe(SeatSubstituted, organiser_changes.seat_substituted, phase=Phase.IN_TRANSACTION)

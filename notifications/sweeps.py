@@ -11,12 +11,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from matches import selectors
+from matches import away, selectors
 from matches.models import Match, Seat
 from notifications import delivery, notices
 from notifications.models import Delivery, Kind, Notice, NotificationSettings
 from notifications.notices import Spec
-from vacations.pauses import effective_turn_deadline
 
 #: The furthest a forfeit warning may come before the deadline (a turn lasts 72 hours).
 MAX_WARNING_HOURS = 71
@@ -73,7 +72,7 @@ def warn_forfeits(*, now: datetime | None = None) -> list[str]:
     specs = []
     for match in live:
         member_id = movers.get(match.id)
-        deadline = effective_turn_deadline(match)  # later by the mover's vacation, if any
+        deadline = away.turn_deadline(match)  # later by the mover's vacation, if any
         if member_id is None or deadline is None or not now < deadline <= reach:
             continue
         thresholds = set()
