@@ -159,9 +159,7 @@ class _Search:
     def _candidates(self, top: Entrant, unpaired: list[Entrant]) -> list[Entrant]:
         group = [e for e in unpaired if e.points == top.points]  # top is group[0]
         half = len(group) // 2
-        same = sorted(
-            group[1:], key=lambda e: (abs(group.index(e) - half), -group.index(e))
-        )
+        same = sorted(group[1:], key=lambda e: (abs(group.index(e) - half), -group.index(e)))
         lower = [e for e in unpaired if e.points != top.points and e is not top]
         lower.sort(key=lambda e: (top.points - e.points, unpaired.index(e)))
         return same + lower
@@ -202,8 +200,8 @@ def _best_pairs(players: Sequence[Entrant]) -> tuple[list[tuple[Entrant, Entrant
     """The pairs with the fewest rematches, then the fewest crossings (module docstring)."""
     search = _Search(players)
     most = len(players) // 2
-    for rematches in range(0, sum(len(e.opponents) for e in players) + 1):
-        for crossings in range(0, most + 1):
+    for rematches in range(sum(len(e.opponents) for e in players) + 1):
+        for crossings in range(most + 1):
             found = search.run(rematches, crossings)
             if found is not None:
                 return found, rematches, crossings
