@@ -141,3 +141,28 @@ def test_refusals_change_nothing(organiser, make_member, alice, bob) -> None:
     with pytest.raises(NotAllowed):
         services.pair_next_round(organiser=alice, tournament_id=tournament.id)
     assert not tournament.matches.exists()
+
+
+def test_a_leader_who_cannot_be_caught_is_gibsonized_and_the_page_says_so(
+    organiser, alice, bob, client
+) -> None:
+    """Two players, three rounds: alice wins the first two; with one round left bob can
+    reach only 1 point, so alice is Gibsonized in round 3 (and, bob being the only one left,
+    meets him: the lowest-ranked)."""
+    tournament = _swiss(organiser, [alice, bob], rounds=3)
+    for number in (1, 2):
+        paired = services.pair_next_round(organiser=organiser, tournament_id=tournament.id)
+        assert (paired.number, paired.gibson) == (number, None)
+        (match,) = paired.matches
+        winner = "first" if match.seats.get(position=0).member_id == alice.pk else "second"
+        services.match_adjudicate(
+            organiser=organiser, match_id=match.id, ruling=winner, reason="Decided."
+        )
+    third = services.pair_next_round(organiser=organiser, tournament_id=tournament.id)
+    assert third.gibson == alice.pk
+    assert SwissRound.objects.get(swiss__tournament=tournament, number=3).gibson == alice
+    client.force_login(organiser)
+    row = client.get(f"/tournaments/{tournament.id}/").content.decode()
+    assert (
+        '<tr data-round="3"><th scope="row">Round 3</th><td class="bye">—</td><td>alice</td>' in row
+    )
