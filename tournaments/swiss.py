@@ -11,14 +11,15 @@ Gibsonized player, decided in this order:
    events) does it. The leader is *Gibsonized* when they are mathematically certain of first
    place: their lead in points over every other player is greater than the points that
    player can still earn (one a round left, this one included, plus any game of theirs still
-   unfinished). The rule implemented is tsh's, from its manual's pairing procedure
-   (tsh.poslfit.com, as excerpted for the 2007 Players' Championship): "pair the last [Gibson]
-   with either the highest-ranked player in the lowest prize band (if nonempty) or the
-   lowest-ranked player overall, in each case choosing only from the candidate opponents who
-   have played the Gibson least often"; and "if the number of unpaired players is odd, give
-   an odd Gibson the bye". Here the prize band is the tournament's prize places: a player
-   *cannot catch the prize places* when, winning every game left, they would still have
-   fewer points than the player now placed last in the prizes. (Only points count: tsh can
+   unfinished). The rule implemented is tsh's, from its manual's pairing procedure (as
+   excerpted for the 2007 Players' Championship, the-pc.poslfit.com/2007/pairing.html):
+   "pair the last [Gibson] with either the highest-ranked player in the lowest prize band
+   (if nonempty) or the lowest-ranked player overall, in each case choosing only from the
+   candidate opponents who have played the Gibson least often"; and "if the number of
+   unpaired players is odd, give an odd Gibson the bye". Here the prize band is the
+   tournament's prize places: a player *cannot catch the prize places* when, winning every
+   game left, they would still have fewer points than the player now placed last in the
+   prizes. (Only points count: tsh can
    also weigh spread, we do not.) Only one player can be certain of first place, so there
    is at most one Gibson a round.
 3. **The bye**, when the number of players is odd: to a player with the fewest byes (so no
