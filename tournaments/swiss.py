@@ -19,9 +19,8 @@ Gibsonized player, decided in this order:
    unpaired players is odd, give an odd Gibson the bye". Here the prize band is the
    tournament's prize places: a player *cannot catch the prize places* when, winning every
    game left, they would still have fewer points than the player now placed last in the
-   prizes. (Only points count: tsh can
-   also weigh spread, we do not.) Only one player can be certain of first place, so there
-   is at most one Gibson a round.
+   prizes. (Only points count: tsh can also weigh spread, we do not.) Only one player can
+   be certain of first place, so there is at most one Gibson a round.
 3. **The bye**, when the number of players is odd: to a player with the fewest byes (so no
    second bye while someone has had none): the Gibson if they are among them (tsh), else
    the lowest-ranked of them.
@@ -34,7 +33,9 @@ Gibsonized player, decided in this order:
    The search finds the pairing with the fewest rematches (times two players have met
    before, summed), and among those the fewest pairs across score groups: it tries a
    budget of (rematches, crossings) from (0, 0) upwards and takes the first pairing within
-   budget. No rematch while one is avoidable; no pair across groups unless needed.
+   budget. No rematch while one is avoidable; no pair across groups unless needed (among
+   the players left once the bye and the Gibson's pair are settled, which come first, as
+   in tsh).
    Each search is bounded (:data:`SEARCH_LIMIT` steps); past it the budget is widened, so a
    very large field is still paired, only perhaps not optimally.
 5. **First-move balance.** In each pair the player who has gone First less often relative
