@@ -166,3 +166,24 @@ def test_a_leader_who_cannot_be_caught_is_gibsonized_and_the_page_says_so(
     assert (
         '<tr data-round="3"><th scope="row">Round 3</th><td class="bye">—</td><td>alice</td>' in row
     )
+
+
+def test_a_player_no_longer_a_member_is_not_paired(organiser, make_member) -> None:
+    """Removed from the club between rounds: their results stand, they are paired no more
+    (so the three left are paired with a bye), and two removed of three leave too few."""
+    players = [make_member(f"s{i}") for i in range(1, 5)]
+    tournament = _swiss(organiser, players, rounds=3)
+    services.pair_next_round(organiser=organiser, tournament_id=tournament.id)
+    _finish_round(organiser, tournament, 1)
+    gone = players[0]
+    type(gone).objects.filter(pk=gone.pk).update(membership="removed")
+    second = services.pair_next_round(organiser=organiser, tournament_id=tournament.id)
+    seated = {seat.member_id for match in second.matches for seat in match.seats.all()}
+    assert gone.pk not in seated
+    assert second.bye is not None
+    assert len(seated) == 2
+    assert gone.pk in {line.member_id for line in standings(tournament)}  # results stand
+    _finish_round(organiser, tournament, 2)
+    type(gone).objects.filter(pk__in=[players[1].pk, players[2].pk]).update(membership="removed")
+    with pytest.raises(services.SwissTooSmall):
+        services.pair_next_round(organiser=organiser, tournament_id=tournament.id)
