@@ -11,6 +11,9 @@ docs/RULES.md section 12 is this module and that one in words. The table's order
 4. the last resort, so the order never depends on the database's whim: the player who
    joined the club first (the lower member number; a member number is never reused).
 
+A Swiss bye (tournaments/models.py) counts as a game with the tournament's bye score: the
+club's usual is a win with +50 spread; it plays no part in head-to-head.
+
 Which games count, and how (kept in step with the ratings, docs/RATINGS.md): a finished
 match with a result. Played out or six scoreless turns: the final scores make the spread.
 A resignation: the scores as they stood, never in the resigner's favour. A forfeit, a
@@ -29,6 +32,7 @@ from typing import TYPE_CHECKING, Literal
 from matches.game_counts import GameCount, counts, game_counts
 from matches.models import Match, Tournament
 from matches.schemas import StandingRow, TournamentStandings
+from tournaments.models import SwissBye
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -59,6 +63,8 @@ class Standing:
     drawn: int = 0
     lost: int = 0
     spread: int = 0
+    #: Byes had (a Swiss): each counts as a game with the tournament's bye score.
+    byes: int = 0
     #: Set when head-to-head or the last resort placed this player above the next one.
     separated_by: Separation = ""
 
@@ -73,6 +79,15 @@ class Standing:
         self.drawn += game.points == 0.5
         self.lost += game.points == 0.0
         self.spread += game.spread
+
+    def add_bye(self, *, points: float, spread: int) -> None:
+        """A Swiss bye: a game won, drawn or lost (its score's points) with its spread."""
+        self.played += 1
+        self.byes += 1
+        self.won += points == 1.0
+        self.drawn += points == 0.5
+        self.lost += points == 0.0
+        self.spread += spread
 
 
 def _head_to_head(
@@ -152,6 +167,8 @@ def standings(tournament: Tournament) -> list[Standing]:
         for game in game_counts(match, seats):
             line_for(members[game.member_id]).add(game)
             games.append(game)
+    for bye in SwissBye.objects.filter(swiss__tournament=tournament).select_related("member"):
+        line_for(bye.member).add_bye(points=float(bye.points), spread=bye.spread)
     return order(table.values(), games)
 
 

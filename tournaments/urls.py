@@ -11,6 +11,12 @@ urlpatterns = [
     path("organise/", views.organise, name="organise"),
     path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
+    path("organise/swiss/", views.organise_swiss, name="organise-swiss"),
+    path(
+        "organise/tournaments/<int:tournament_id>/pair/",
+        views.swiss_pair_round,
+        name="organise-swiss-pair",
+    ),
     path("organise/fixtures/", organise_views.organise_fixtures, name="organise-fixtures"),
     path(
         "organise/fixtures/<int:match_id>/reschedule/",

@@ -19,6 +19,8 @@ from ratings import selectors as ratings_selectors
 from tournaments import listing, services
 from tournaments.forms import FixtureForm, RoundRobinForm
 from tournaments.standings import standings
+from tournaments.swiss_forms import SwissForm
+from tournaments.swiss_selectors import swiss_summary
 
 
 def _member(request: HttpRequest) -> Member:
@@ -41,18 +43,52 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/tournaments.html", {"buckets": buckets})
 
 
-def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The standings table (with its tie-break order) and the results round by round."""
+def _viewable_tournament(request: HttpRequest, tournament_id: int) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     if not visibility.can_view_tournament(tournament, request.user):
         raise Http404("No such tournament.")
+    return tournament
+
+
+def _tournament_page(
+    request: HttpRequest, tournament: Tournament, *, refusal: str = "", status: int = 200
+) -> HttpResponse:
     context = {
         "tournament": tournament,
         "rounds": listing.round_results(tournament),
         "standings": standings(tournament),
         "entrants": ratings_selectors.tournament_entrants(tournament),
+        "swiss": swiss_summary(tournament),
+        "swiss_refusal": refusal,
     }
-    return render(request, "matches/tournament.html", context)
+    return render(request, "matches/tournament.html", context, status=status)
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings table (with its tie-break order) and the results round by round; for
+    a Swiss, its rounds' byes and Gibsons, and for organisers the next round's button."""
+    return _tournament_page(request, _viewable_tournament(request, tournament_id))
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def swiss_pair_round(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Pair a Swiss's next round through ``services.pair_next_round`` (``force`` when the
+    organiser ticked "pair even though games are unfinished"); a refusal is shown on the
+    tournament page with its status."""
+    tournament = _viewable_tournament(request, tournament_id)
+    try:
+        paired = services.pair_next_round(
+            organiser=_member(request),
+            tournament_id=tournament.id,
+            force=request.POST.get("force") == "on",
+        )
+    except ServiceError as error:
+        return _tournament_page(request, tournament, refusal=error.message, status=error.status)
+    count = len(paired.matches)
+    fixtures = "fixture" if count == 1 else "fixtures"
+    messages.success(request, f"Paired round {paired.number}: {count} {fixtures}.")
+    return redirect("tournament", tournament_id=tournament.id)
 
 
 # ---------------------------------------------------------------- organisers
@@ -63,11 +99,13 @@ def _organise_page(
     *,
     fixture_form: FixtureForm | None = None,
     round_robin_form: RoundRobinForm | None = None,
+    swiss_form: SwissForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     context = {
         "fixture_form": fixture_form or FixtureForm(prefix="fixture"),
         "round_robin_form": round_robin_form or RoundRobinForm(prefix="rr"),
+        "swiss_form": swiss_form or SwissForm(prefix="swiss"),
     }
     return render(request, "matches/organise.html", context, status=status)
 
@@ -110,4 +148,21 @@ def organise_round_robin(request: HttpRequest) -> HttpResponse:
         return _organise_page(request, round_robin_form=form, status=error.status)
     count = tournament.matches.count()
     messages.success(request, f"Created {tournament.name} with {count} fixtures.")
+    return redirect("tournament", tournament_id=tournament.id)
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def organise_swiss(request: HttpRequest) -> HttpResponse:
+    """Create a Swiss through ``services.create_swiss``; its rounds are paired from its
+    page."""
+    form = SwissForm(request.POST, prefix="swiss")
+    if not form.is_valid():
+        return _organise_page(request, swiss_form=form, status=400)
+    try:
+        tournament = services.create_swiss(organiser=_member(request), **form.service_kwargs())
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return _organise_page(request, swiss_form=form, status=error.status)
+    messages.success(request, f"Created {tournament.name}: pair its first round when ready.")
     return redirect("tournament", tournament_id=tournament.id)

@@ -52,6 +52,11 @@ SENT_BY: dict[str, frozenset[str]] = {
     "FixtureUnchangeable": frozenset(),  # the organiser's pages only
     "RoundsOutOfOrder": frozenset(),  # the organiser's fixture list only
     "OwnMatch": frozenset(),  # the organiser's fixture list and member removal only
+    # A Swiss's next round: the tournament page's button only.
+    "NotASwiss": frozenset(),
+    "SwissRoundUnfinished": frozenset(),
+    "SwissComplete": frozenset(),
+    "SwissTooSmall": frozenset(),
     # Membership (a seat over the socket; the rest on the account and members pages).
     "MembershipRequired": frozenset({"socket"}),
     "SignUpRefused": frozenset(),

@@ -3,7 +3,8 @@ each, as the matches core's services (docs/DESIGN.md, "one way in").
 
 - :mod:`.fixtures`: scheduling fixtures and round robins;
 - :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture,
-  substitutes a player, postpones a round or withdraws a player.
+  substitutes a player, postpones a round or withdraws a player;
+- :mod:`.swiss`: a Swiss tournament, created, then paired round by round.
 """
 
 from tournaments.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
@@ -14,14 +15,28 @@ from tournaments.services.organising import (
     match_adjudicate,
     round_postpone,
 )
+from tournaments.services.swiss import (
+    NotASwiss,
+    SwissComplete,
+    SwissRoundUnfinished,
+    SwissTooSmall,
+    create_swiss,
+    pair_next_round,
+)
 
 __all__ = [
+    "NotASwiss",
+    "SwissComplete",
+    "SwissRoundUnfinished",
+    "SwissTooSmall",
     "create_fixture",
     "create_round_robin",
+    "create_swiss",
     "fixture_cancel",
     "fixture_reschedule",
     "fixture_substitute",
     "match_adjudicate",
+    "pair_next_round",
     "round_postpone",
     "round_robin_pairings",
 ]

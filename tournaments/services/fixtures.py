@@ -24,7 +24,7 @@ from matches.visibility.access import is_club_member
 from ratings.selectors import seeded_by_rating
 
 
-def _clean_name(name: str, *, what: str) -> str:
+def clean_name(name: str, *, what: str) -> str:
     name = name.strip()
     if not name:
         raise InvalidFixture(f"A {what} needs a name.")
@@ -36,13 +36,13 @@ def _clean_name(name: str, *, what: str) -> str:
 NOT_A_MEMBER = "Only approved club members can play in a fixture."
 
 
-def _check_players(players: Sequence[Member | None]) -> None:
+def check_players(players: Sequence[Member | None]) -> None:
     """Pairings take approved club members only (not a pending or removed account)."""
     if any(p is not None and not is_club_member(p) for p in players):
         raise InvalidFixture(NOT_A_MEMBER)
 
 
-def _check_rules(ruleset: str, lexicon: str) -> None:
+def check_rules(ruleset: str, lexicon: str) -> None:
     try:
         get_ruleset(ruleset)
     except UnknownRuleset as error:
@@ -71,11 +71,11 @@ def create_fixture(
     kick-off already past, opens at once. ``rated`` is decided here, once: a friendly or a
     practice match is unrated unless the organiser says otherwise."""
     require_organiser(organiser)
-    name = _clean_name(name, what="fixture")
+    name = clean_name(name, what="fixture")
     if first is not None and first == second:
         raise InvalidFixture("A member cannot sit on both sides of a fixture.")
-    _check_players([first, second])
-    _check_rules(ruleset, lexicon)
+    check_players([first, second])
+    check_rules(ruleset, lexicon)
     with transaction.atomic():
         match = create_match(
             name=name,
@@ -149,16 +149,16 @@ def create_round_robin(
 
     Writes only new rows (nothing another request could hold), in one transaction."""
     require_organiser(organiser)
-    name = _clean_name(name, what="tournament")
+    name = clean_name(name, what="tournament")
     unique_players = list(dict.fromkeys(players))
     if len(unique_players) != len(players):
         raise InvalidFixture("Each player can be entered only once.")
     if len(unique_players) < 2:
         raise InvalidFixture("A round robin needs at least two players.")
-    _check_players(unique_players)
+    check_players(unique_players)
     if interval < timedelta(0):
         raise InvalidFixture("The interval between rounds cannot be negative.")
-    _check_rules(ruleset, lexicon)
+    check_rules(ruleset, lexicon)
     with transaction.atomic():
         if seed_by_rating:
             unique_players = seeded_by_rating(unique_players, ruleset=ruleset, at=_now())

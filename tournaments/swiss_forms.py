@@ -1,0 +1,120 @@
+"""The organiser's form for a new Swiss: parses and gives field errors; the service
+(``tournaments.services.create_swiss``) still checks everything that matters."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+from accounts.models import Member
+from matches.models import Match
+from tournaments.forms import (
+    _PLAYER_SEPARATORS,
+    DATETIME_LOCAL_FORMATS,
+    DateTimeLocalInput,
+    LocalTimeMixin,
+    _ruleset_choices,
+    find_member,
+)
+from tournaments.services.swiss import MAX_BYE_SPREAD, MAX_ROUNDS
+
+BYE_CHOICES = [("1", "A win"), ("0.5", "A draw"), ("0", "A loss")]
+
+
+class SwissForm(LocalTimeMixin):
+    """Create a Swiss: players, rounds, the first kick-off and the interval, the bye's
+    score, the prize places (for Gibsonization)."""
+
+    name = forms.CharField(max_length=120)
+    players = forms.CharField(
+        label="Players",
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="Usernames, one per line or separated by commas.",
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, initial=5)
+    first_kickoff = forms.DateTimeField(
+        label="First kick-off",
+        input_formats=DATETIME_LOCAL_FORMATS,
+        widget=DateTimeLocalInput(),
+        help_text="Your local time (UTC without JavaScript). A round paired later kicks "
+        "off when it is paired.",
+    )
+    interval_hours = forms.DecimalField(
+        label="Hours between rounds",
+        min_value=0,
+        max_value=24 * 90,
+        max_digits=6,
+        decimal_places=2,
+        initial=72,
+    )
+    ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="word-duel")
+    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
+    rated = forms.BooleanField(
+        required=False, initial=True, help_text="Every result moves both players' ratings."
+    )
+    bye_points = forms.ChoiceField(label="A bye scores", choices=BYE_CHOICES, initial="1")
+    bye_spread = forms.IntegerField(
+        label="A bye's spread",
+        min_value=-MAX_BYE_SPREAD,
+        max_value=MAX_BYE_SPREAD,
+        initial=50,
+    )
+    prize_places = forms.IntegerField(
+        label="Prize places",
+        min_value=1,
+        max_value=100,
+        initial=3,
+        help_text="A leader who cannot be caught meets a player out of these places.",
+    )
+    gibsonization = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Pair a leader certain of first place away from the contenders (as tsh).",
+    )
+
+    def clean_players(self) -> list[Member]:
+        names = [name for name in _PLAYER_SEPARATORS.split(self.cleaned_data["players"]) if name]
+        if len({name.lower() for name in names}) != len(names):
+            raise forms.ValidationError("Each player can be entered only once.")
+        members, unknown = [], []
+        for name in names:
+            member = find_member(name)
+            if member is None:
+                unknown.append(name)
+            else:
+                members.append(member)
+        if unknown:
+            raise forms.ValidationError(
+                "There is no member called " + ", ".join(repr(name) for name in unknown) + "."
+            )
+        if len(members) < 2:
+            raise forms.ValidationError("A Swiss needs at least two players.")
+        return members
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "first_kickoff" in data:
+            data["first_kickoff"] = self.to_utc(data["first_kickoff"])
+            self.check_not_past("first_kickoff")
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``tournaments.services.create_swiss``."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "players": data["players"],
+            "rounds": data["rounds"],
+            "first_kickoff": data["first_kickoff"],
+            "interval": timedelta(hours=float(data["interval_hours"])),
+            "ruleset": data["ruleset"],
+            "visibility_": data["visibility"],
+            "rated": data["rated"],
+            "bye_points": Decimal(data["bye_points"]),
+            "bye_spread": data["bye_spread"],
+            "prize_places": data["prize_places"],
+            "gibsonization": data["gibsonization"],
+        }

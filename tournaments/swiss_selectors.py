@@ -1,0 +1,72 @@
+"""A Swiss as its tournament page shows it: rounds paired of all, each round's bye (with
+its score) and Gibsonized player, and the next round to pair. Nothing here writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from matches.models import Match, Tournament
+from tournaments.models import Swiss
+
+_SCORE_WORDS = {Decimal(1): "a win", Decimal("0.5"): "a draw", Decimal(0): "a loss"}
+
+
+def bye_score_text(points: Decimal, spread: int) -> str:
+    """``"a win, +50"``: what a bye counts for."""
+    return f"{_SCORE_WORDS.get(points, str(points))}, {spread:+d}"
+
+
+@dataclass(frozen=True)
+class SwissRoundLine:
+    number: int
+    bye: str | None
+    gibson: str | None
+    forced: bool
+    unfinished: int
+
+
+@dataclass(frozen=True)
+class SwissSummary:
+    rounds: int
+    paired: int
+    bye_score: str
+    prize_places: int
+    gibsonization: bool
+    lines: list[SwissRoundLine]
+    #: Games of the paired rounds not yet finished (the next round waits for them).
+    unfinished: int
+
+    @property
+    def next_round(self) -> int | None:
+        return self.paired + 1 if self.paired < self.rounds else None
+
+
+def swiss_summary(tournament: Tournament) -> SwissSummary | None:
+    """The Swiss's summary, or None for a tournament of another format."""
+    swiss = Swiss.objects.filter(tournament=tournament).first()
+    if swiss is None:
+        return None
+    byes = {bye.round_number: bye for bye in swiss.byes.select_related("member")}
+    lines = [
+        SwissRoundLine(
+            number=row.number,
+            bye=str(byes[row.number].member) if row.number in byes else None,
+            gibson=str(row.gibson) if row.gibson is not None else None,
+            forced=row.forced,
+            unfinished=row.unfinished,
+        )
+        for row in swiss.round_set.select_related("gibson")
+    ]
+    unfinished = tournament.matches.filter(
+        status__in=[Match.Status.SCHEDULED, Match.Status.LIVE]
+    ).count()
+    return SwissSummary(
+        rounds=swiss.rounds,
+        paired=len(lines),
+        bye_score=bye_score_text(swiss.bye_points, swiss.bye_spread),
+        prize_places=swiss.prize_places,
+        gibsonization=swiss.gibsonization,
+        lines=lines,
+        unfinished=unfinished,
+    )
