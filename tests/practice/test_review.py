@@ -67,7 +67,7 @@ def _view(match: Match, member: Member) -> Any:
     return visibility.match_view(services.look_at_match(user=member, match_id=match.id, key=None))
 
 
-def _members_turn(match: Match, member: Member, intent: str) -> Expected:
+def members_turn(match: Match, member: Member, intent: str) -> Expected:
     """Make ``intent``'s move from the member's own view; what it should lose, from there."""
     view = _view(match, member)
     assert view.your_seat == 0
@@ -144,7 +144,7 @@ def played(
     expected = []
     for intent in PLAN:
         with django_capture_on_commit_callbacks(execute=True):
-            expected.append(_members_turn(match, alice, intent))
+            expected.append(members_turn(match, alice, intent))
         match.refresh_from_db()
         assert match.status == Match.Status.LIVE
         assert match.to_move == 0
@@ -284,7 +284,7 @@ def test_nothing_before_the_end(
 ) -> None:
     match = start_practice(member=alice, level="easy")
     with django_capture_on_commit_callbacks(execute=True):
-        _members_turn(match, alice, "best")
+        members_turn(match, alice, "best")
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
     assert match.turn_number == 2
