@@ -79,7 +79,6 @@ def practice_review(context: dict[str, Any], match_id: int, key: str = "") -> di
     opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()
     if (
         opponent is None
-        or not opponent.match.is_over
         or user is None
         or not user.is_authenticated
         or not opponent.match.seats.filter(
@@ -87,6 +86,9 @@ def practice_review(context: dict[str, Any], match_id: int, key: str = "") -> di
         ).exists()
     ):
         return {"review": None}
+    if not opponent.match.is_over:
+        # During the game: only the promise, shown (practice/review.js) if it ends here.
+        return {"review": None, "upcoming": True}
     try:
         access = services.look_at_match(user=user, match_id=match_id, key=key or None)
     except visibility.MatchNotFound:

@@ -58,3 +58,30 @@ def test_the_member_reads_her_moves_against_the_best(
     watching = open_page(f"/matches/{match.id}/", bob)
     expect(watching.locator("#moves")).to_be_visible()
     expect(watching.locator("#practice-review")).to_have_count(0)
+
+
+def test_a_game_that_ends_on_the_open_page_leads_to_the_review(
+    open_page,
+    make_fixture,
+    organiser,
+    alice,
+    eager_tasks,  # noqa: F811
+) -> None:
+    match = against_the_computer(make_fixture, organiser, alice)
+    first = members_turn(match, alice, "best")
+    page = open_page(f"/matches/{match.id}/", alice)
+    next_step = page.locator("#practice-review-next")
+    expect(next_step).to_be_hidden()  # a promise for the end, not shown during the game
+    expect(page.locator("#practice-review")).to_have_count(0)
+
+    page.get_by_role("button", name="Resign…").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    expect(next_step).to_be_visible()
+    next_step.get_by_role("link", name="see your moves against the computer's best").click()
+    section = page.get_by_role("region", name="Your moves against the computer's best")
+    expect(section).to_be_visible()
+    rows = section.locator("tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first.get_by_role("rowheader")).to_have_text(str(first.number))
+    expect(rows.first.locator("td").last).to_contain_text("0 (as good as the best)")
+    expect(page.locator("#practice-review-next")).to_have_count(0)

@@ -293,6 +293,8 @@ def test_nothing_before_the_end(
     assert (status, answer["code"]) == (409, "not_over")
     page = _client(alice).get(f"/matches/{match.id}/").content.decode()
     assert 'id="practice-review"' not in page
+    # Only a promise for the end, hidden (practice/review.js shows it if the game ends here).
+    assert '<p id="practice-review-next" class="practice-review-next" hidden>' in page
     assert not BestPlay.objects.filter(turn__match=match).exists()  # no advice worked out
 
 
@@ -318,4 +320,4 @@ def test_the_match_page_shows_the_member_the_table(
     # A member watching the same finished game sees the match, not her review.
     watched = _client(bob).get(f"/matches/{match.id}/")
     assert watched.status_code == 200
-    assert 'id="practice-review"' not in watched.content.decode()
+    assert 'id="practice-review' not in watched.content.decode()
