@@ -70,10 +70,11 @@ def play_computer_form(context: dict[str, Any]) -> dict[str, Any]:
 
 @register.inclusion_tag("practice/_review.html", takes_context=True)
 def practice_review(context: dict[str, Any], match_id: int, key: str = "") -> dict[str, Any]:
-    """Once a match against the computer is over, the member it played their own moves, each
-    beside the computer's best from the same rack, and the points left on the board. Who
-    may see it is the core's to say (``visibility.moves_review``: a seated player, after
-    the end); here only the matches it is offered on: those the computer sat in."""
+    """For the member the computer played: once the match is over, their own moves, each
+    beside the computer's best from the same rack, and the points left on the board; while
+    it is played, a hidden link to it that practice/review.js shows if it ends on the page.
+    Who may see a review is the core's to say (``visibility.moves_review``: a seated
+    player, after the end); here only the matches it is offered on: the computer's."""
     request = context.get("request")
     user = getattr(request, "user", None)
     opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()

@@ -2,8 +2,9 @@
 moves beside the computer's best from the same rack, the points each lost and the points
 left on the board; the computer's seat, a spectator and the member before the end do not.
 
-The game is played through the services (the computer answering each move through the
-commit service); the member's moves are chosen here from her own view with the engine's
+The game is played through the services from a fixed deal (the computer, at Hard, answering
+each move through the commit service; ``start_practice`` itself where the deal does not
+matter); the member's moves are chosen here from her own view with the engine's
 ``legal_plays``, and what each should cost is worked out then, from that view, before the
 review exists: the best play, the worst, a swap, a pass, the best again, then she resigns.
 """
