@@ -29,6 +29,7 @@ from matches.schemas import (
     ContributionIn,
     MatchList,
     MatchState,
+    MovesReview,
     Replay,
     Status,
 )
@@ -192,6 +193,31 @@ def match_replay(
     except visibility.TurnNotPlayed:
         count = len(access.turns)
         raise ApiRefusal(400, "bad_turn", _turn_message(count), turn_count=count) from None
+
+
+NOT_A_PLAYER = "Only a player of this match has a review of their moves."
+NOT_OVER = "The review of your moves comes once the match is over."
+
+
+@api.get(
+    "/matches/{int:match_id}/review",
+    response={200: MovesReview, 403: ApiError, 409: ApiError, **NOT_FOUND},
+    url_name="match-review",
+)
+def match_review(request: HttpRequest, match_id: int, key: KeyParam = None) -> MovesReview:
+    """After the game, the caller's own moves, each beside the highest-scoring play the
+    engine finds from the same rack, with the points lost and their total (the points left
+    on the board). Only for a player of the match (403 for anyone else), only once it is
+    over (409 before)."""
+    access = _access(request, match_id)
+    if access.viewer.seat is None:
+        raise ApiRefusal(403, "not_a_player", NOT_A_PLAYER)
+    if not access.match.is_over:
+        raise ApiRefusal(409, "not_over", NOT_OVER)
+    review = visibility.moves_review(access)
+    if review is None:  # no finder of best plays installed
+        raise ApiRefusal(404, "not_found", "There is no review of this match.")
+    return review
 
 
 @api.post(

@@ -799,6 +799,39 @@ class TurnAnalysis(Shape):
     best: BestPlayView | None = Field(description="None: the rack had no play at all.")
 
 
+class ReviewedMove(Shape):
+    """One of the player's own turns beside the best play the engine finds from the same
+    rack on the same board, and the points that turn left on the board."""
+
+    number: int = Field(description="The turn's number in the match.")
+    kind: MoveKind
+    rack: str = Field(description="The player's own rack the turn was made from.")
+    words: list[WordView] = Field(description="What the turn formed (a play only).")
+    swap_count: int = Field(ge=0, description="How many tiles a swap returned (else 0).")
+    score: int = Field(description="What the turn scored.")
+    best: BestPlayView | None = Field(description="None: the rack had no play at all.")
+    points_lost: int = Field(
+        ge=0,
+        description="The best play's score less the turn's (0 when the turn scored as much); "
+        "a swap or a pass loses the best play's whole score.",
+    )
+
+
+class MovesReview(Shape):
+    """After the game, for a player only: each of their own turns beside the engine's
+    highest-scoring play from the same rack (score alone: the tiles kept are not weighed,
+    so a wise swap still shows the points it gave up)."""
+
+    match_id: int
+    position: Seat = Field(description="The caller's seat: the turns reviewed are its own.")
+    moves: list[ReviewedMove] = Field(description="The caller's turns, in the order played.")
+    scored: int = Field(description="What those turns scored together.")
+    best_total: int = Field(description="What the best plays would have scored together.")
+    points_left: int = Field(
+        ge=0, description="Points left on the board: the sum of every turn's points_lost."
+    )
+
+
 class Replay(Shape):
     """The position after ``turn`` turns: the public facts and the caller's own rack; once
     the match is over, every seat's rack and every turn's tiles too."""

@@ -11,7 +11,9 @@ Every page, websocket frame, API answer and export is built here, for one viewer
 - :mod:`~matches.visibility.pages`: lists and the board page, made readable;
 - :mod:`~matches.visibility.exports`: the API's rows and states, replays, GCG, the bag's proof;
 - :mod:`~matches.visibility.record`: after the end, the whole record is public (the one place
-  that decides it).
+  that decides it);
+- :mod:`~matches.visibility.review`: after the end, a player's own moves beside the best play
+  from each rack (the replay's analysis, all at once).
 
 While a match is played, a rack's letters go only to the seat that holds them, the tiles a
 swap returned only to the swapper, and the bag's contents, order and seed to nobody. Once it
@@ -64,6 +66,7 @@ from matches.visibility.payloads import (
     turn_news,
 )
 from matches.visibility.record import record_is_public, seats_shown
+from matches.visibility.review import moves_review
 from matches.visibility.titles import match_title
 
 __all__ = [
@@ -93,6 +96,7 @@ __all__ = [
     "match_page",
     "match_title",
     "match_view",
+    "moves_review",
     "no_news",
     "public_match",
     "rack_news",

@@ -37,6 +37,27 @@ def register(finder: BestPlayFinder) -> None:
     _finders[:] = [finder]
 
 
+def has_finder() -> bool:
+    """Whether a finder of best plays is registered (the analysis app is installed)."""
+    return bool(_finders)
+
+
+def best_play_view(match: Match, turns: Sequence[Turn], index: int) -> BestPlayView | None:
+    """The best play from the rack of ``turns[index]`` as it goes out (None: that rack had no
+    play at all), from the registered finder: one move generation the first time, then
+    the kept row. Ungated: only this package's builders call it, after deciding who may
+    see it (the rack's owner, once the match is over)."""
+    best = _finders[0](match, turns, index)
+    if not best.found:
+        return None
+    return BestPlayView(
+        tiles=[TileView(**tile) for tile in best.placement],
+        words=[WordView(**word) for word in best.words],
+        score=best.score,
+        bingo=best.bingo,
+    )
+
+
 def turn_analysis(access: MatchAccess, turn: int) -> TurnAnalysis | None:
     """At the replay step after ``turn`` turns: turn ``turn + 1`` and the best play from its
     rack, for the player who held that rack once the match is over; None for anyone else,
@@ -45,20 +66,12 @@ def turn_analysis(access: MatchAccess, turn: int) -> TurnAnalysis | None:
     if not match.is_over or turn >= len(turns):
         return None
     made = turns[turn]
-    if viewer.seat is None or made.position != viewer.seat or not _finders:
+    if viewer.seat is None or made.position != viewer.seat or not has_finder():
         return None
-    best = _finders[0](match, turns, turn)
     return TurnAnalysis(
         number=made.number,
         position=made.position,
         kind=made.kind,
         score=made.score,
-        best=BestPlayView(
-            tiles=[TileView(**tile) for tile in best.placement],
-            words=[WordView(**word) for word in best.words],
-            score=best.score,
-            bingo=best.bingo,
-        )
-        if best.found
-        else None,
+        best=best_play_view(match, turns, turn),
     )

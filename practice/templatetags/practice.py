@@ -1,14 +1,19 @@
 """``{% computer_level match_id %}``: on a match's page, the computer's level form for the member
 it plays, or for an organiser the form that seats it in an empty seat of a scheduled fixture
-(nothing for anyone else); ``{% play_computer_form %}``: the home page's start form."""
+(nothing for anyone else); ``{% play_computer_form %}``: the home page's start form;
+``{% practice_review match_id key %}``: after a game against the computer, its member's
+moves beside the computer's best (``matches.visibility.moves_review``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import template
 
+from matches import services, visibility
 from matches.models import Match
+from matches.schemas import ReviewedMove, WordView
 from matches.visibility.access import is_club_member
 from practice.models import LEVELS, ComputerOpponent
 from practice.services import MEMBERS_PRACTISE
@@ -61,3 +66,72 @@ def play_computer_form(context: dict[str, Any]) -> dict[str, Any]:
         "allowed": is_club_member(getattr(request, "user", None)),
         "refusal": MEMBERS_PRACTISE,
     }
+
+
+@register.inclusion_tag("practice/_review.html", takes_context=True)
+def practice_review(context: dict[str, Any], match_id: int, key: str = "") -> dict[str, Any]:
+    """For the member the computer played: once the match is over, their own moves, each
+    beside the computer's best from the same rack, and the points left on the board; while
+    it is played, a hidden link to it that practice/review.js shows if it ends on the page.
+    Who may see a review is the core's to say (``visibility.moves_review``: a seated
+    player, after the end); here only the matches it is offered on: the computer's."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()
+    if (
+        opponent is None
+        or user is None
+        or not user.is_authenticated
+        or not opponent.match.seats.filter(
+            member_id=user.pk, position=1 - opponent.position
+        ).exists()
+    ):
+        return {"review": None}
+    if not opponent.match.is_over:
+        # During the game: only the promise, shown (practice/review.js) if it ends here.
+        return {"review": None, "upcoming": True}
+    try:
+        access = services.look_at_match(user=user, match_id=match_id, key=key or None)
+    except visibility.MatchNotFound:
+        return {"review": None}
+    review = visibility.moves_review(access)
+    if review is None:
+        return {"review": None}
+    return {"review": review, "rows": [_row(move) for move in review.moves]}
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """One line of the table, in words."""
+
+    number: int
+    rack: str
+    yours: str
+    score: int
+    best: str
+    best_score: int
+    lost: int
+
+
+def _play_words(words: list[WordView]) -> str:
+    """A play as the move list writes it: its words (main word first) and where it went."""
+    return f"{', '.join(word.tiles for word in words)} at {words[0].position}"
+
+
+def _row(move: ReviewedMove) -> ReviewRow:
+    if move.kind == "play" and move.words:
+        yours = _play_words(move.words)
+    elif move.kind == "swap":
+        yours = f"swapped {move.swap_count} tile{'s' if move.swap_count != 1 else ''}"
+    else:
+        yours = "passed" if move.kind == "pass" else "played"
+    best = move.best
+    return ReviewRow(
+        number=move.number,
+        rack=move.rack,
+        yours=yours,
+        score=move.score,
+        best=_play_words(best.words) if best is not None and best.words else "no play",
+        best_score=best.score if best is not None else 0,
+        lost=move.points_lost,
+    )

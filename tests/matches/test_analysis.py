@@ -188,3 +188,38 @@ def test_the_leak_scan_catches_an_analysis_shown_to_the_wrong_viewer(
     alices = racks_ever_held(finished.id, 0)
     assert leaks_for(replays(_client(bob), finished), alices)
     assert leaks_for(replays(Client(), finished), alices | racks_ever_held(finished.id, 1))
+
+
+# ---------------------------------------------------------------- the review: all at once
+
+
+def test_the_review_is_each_players_own_analysis_all_at_once(
+    finished: Match, alice: Member, bob: Member, organiser: Member
+) -> None:
+    """``GET /api/matches/<id>/review``: each player's own turns, the best play as the replay's
+    analysis of that turn shows it, the points lost and their total; nobody else's."""
+    for member, seat in ((alice, 0), (bob, 1)):
+        analyses = {
+            step["analysis"]["number"]: step["analysis"]
+            for step in replays(_client(member), finished)
+            if step["analysis"] is not None
+        }
+        status, review = _get(_client(member), reverse("api:match-review", args=[finished.id]))
+        assert status == 200, review
+        assert review["position"] == seat
+        assert [move["number"] for move in review["moves"]] == sorted(analyses)
+        for move in review["moves"]:
+            analysis = analyses[move["number"]]
+            assert (move["kind"], move["score"], move["best"]) == (
+                analysis["kind"],
+                analysis["score"],
+                analysis["best"],
+            )
+            best = analysis["best"]["score"] if analysis["best"] else 0
+            lost = best if move["kind"] != "play" else max(0, best - move["score"])
+            assert move["points_lost"] == lost
+        assert review["points_left"] == sum(move["points_lost"] for move in review["moves"])
+    url = reverse("api:match-review", args=[finished.id])
+    for client in (_client(organiser), Client()):
+        status, answer = _get(client, url)
+        assert (status, answer["code"]) == (403, "not_a_player")

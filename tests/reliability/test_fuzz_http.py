@@ -230,6 +230,7 @@ routes = st.sampled_from(
         "api/matches/",
         "api/matches/{id}/",
         "api/matches/{id}/replay",
+        "api/matches/{id}/review",
         "api/matches/{id}/contribute",
         "api/schema/",
         # /healthz answers 503 by design here (no Celery worker or beat runs beside this

@@ -370,6 +370,7 @@ def _paths(cast: Cast, role: Role, spec: WorldSpec, turns: int) -> list[str]:
         f"/matches/{m}/verify.py",
         f"/api/matches/{m}/",
         f"/api/matches/{m}/export.gcg",
+        f"/api/matches/{m}/review",
         *(f"/api/matches/{m}/replay?turn={turn}" for turn in range(turns + 2)),
     ]
     paths = [
@@ -689,6 +690,7 @@ class Builder:
             "API answer": f"/api/matches/{m}/",
             "replay": f"/api/matches/{m}/replay?turn=4",
             "analysis": f"/api/matches/{m}/replay?turn=3",
+            "review": f"/api/matches/{m}/review",
             "GCG": f"/api/matches/{m}/export.gcg",
             "data download": "/accounts/my-data/",
             "calendar feed": f"/notifications/calendar/{cast.members['alice'].pk}/"

@@ -149,12 +149,12 @@ def install(channel: str, spelling: str, secrets: Secrets, monkeypatch: Any, mat
         return answers_rewritten(
             f"/matches/{match_id}/", lambda text: html_leak(text, secrets, spelling)
         )
-    if channel in ("API answer", "replay"):
-        path = (
-            f"/api/matches/{match_id}/"
-            if channel == "API answer"
-            else f"/api/matches/{match_id}/replay?turn=4"
-        )
+    if channel in ("API answer", "replay", "review"):
+        path = {
+            "API answer": f"/api/matches/{match_id}/",
+            "replay": f"/api/matches/{match_id}/replay?turn=4",
+            "review": f"/api/matches/{match_id}/review",
+        }[channel]
         return answers_rewritten(path, lambda text: json_leak(text, secrets, spelling))
     if channel == "socket":
         from matches.live import consumer as consumers
@@ -262,6 +262,7 @@ CHANNELS = (
     "match page",
     "API answer",
     "replay",
+    "review",
     "GCG",
     "data download",
     "email",
