@@ -209,8 +209,8 @@ def section(
                 "A choice lists the plays, keeps those its vocabulary allows, ranks, picks; "
                 "what it adds to the listing is the ratio's excess over 1. Hard is the whole "
                 "decision: each play by score plus rack leave (each distinct leave valued "
-                "once, only ties ranked), every swap the ruleset allows where the bag allows one, and endgame "
-                "care where the bag is empty."
+                "once, only ties ranked), every swap the ruleset allows where the bag allows "
+                "one, and endgame care where the bag is empty."
             ),
             "",
             "**Hard in the positions that cost it most** (how many in brackets):",
