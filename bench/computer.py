@@ -7,8 +7,11 @@ run:
   the table's build time and memory for ENABLE, and a capped lookup against the lexicon's
   own membership test (a frozenset);
 - a choice (``choose_move``, Hard and Easy, uncapped and capped at 50) in the real positions
-  of the GCG records in tests/fixtures/gcg/, against listing the plays there
-  (``legal_plays``), which every choice does first.
+  of the GCG records in tests/fixtures/gcg/ (the same positions as ``bench/movegen.py``),
+  against listing the plays there (``legal_plays``), which every choice does first. Hard is
+  the whole decision: score plus rack leave, the swap decision where the bag allows a swap,
+  and endgame care where the bag is empty; its goal is an answer within ``GOAL_P95_MS`` at
+  the 95th percentile, also among the slowest kinds of position (two blanks, an empty bag).
 
 Writes the "## Computer player" section of docs/PERFORMANCE.md, leaving the others alone.
 """
@@ -33,10 +36,13 @@ from bench.movegen import Position, record_positions  # noqa: E402
 from bench.report import machine, percentile, table, write_section  # noqa: E402
 from engine import get_ruleset, legal_plays, word_graph  # noqa: E402
 from engine.computer import SeatPosition, choose_move  # noqa: E402
+from engine.moves import BLANK  # noqa: E402
 from lexicon.lexicon import Lexicon, get_lexicon  # noqa: E402
 
 SECTION = "## Computer player"
 RULESET = "classic"
+#: Hard's goal (issue 42): within a second at the 95th percentile.
+GOAL_P95_MS = 1000.0
 
 
 def seat_position(position: Position) -> SeatPosition:
@@ -128,17 +134,60 @@ def bench_choices(positions: list[Position], lexicon: Lexicon) -> dict[str, list
     return times
 
 
-def section(table_: dict[str, float], times: dict[str, list[float]], count: int) -> str:
+def hard_subsets(
+    positions: list[Position], times: dict[str, list[float]]
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Hard's times and the baseline's in the kinds of position that cost it most."""
+    seats = [seat_position(position) for position in positions]
+    kinds = {
+        "a blank on the rack": [BLANK in seat.rack for seat in seats],
+        "two blanks on the rack": [seat.rack.count(BLANK) == 2 for seat in seats],
+        "a swap allowed (weighed)": [seat.can_swap for seat in seats],
+        "the bag empty (endgame care)": [seat.bag_count == 0 for seat in seats],
+    }
+    found = {}
+    for name, chosen in kinds.items():
+        hard = [t for t, keep in zip(times["Hard"], chosen, strict=True) if keep]
+        base = [t for t, keep in zip(times["legal_plays (baseline)"], chosen, strict=True) if keep]
+        if hard:
+            found[name] = (hard, base)
+    return found
+
+
+def section(
+    table_: dict[str, float],
+    times: dict[str, list[float]],
+    count: int,
+    subsets: dict[str, tuple[list[float], list[float]]],
+) -> str:
     base = statistics.median(times["legal_plays (baseline)"])
     rows = [
         [
             name,
             f"{statistics.median(values):.1f} ms",
             f"{percentile(values, 0.95):.1f} ms",
+            f"{max(values):.0f} ms",
             f"{statistics.median(values) / base:.2f}",
         ]
         for name, values in times.items()
     ]
+    subset_rows = [
+        [
+            f"{name} ({len(hard)})",
+            f"{statistics.median(hard):.1f} ms",
+            f"{percentile(hard, 0.95):.1f} ms",
+            f"{max(hard):.0f} ms",
+            f"{percentile(base, 0.95):.1f} ms",
+        ]
+        for name, (hard, base) in subsets.items()
+    ]
+    # The goal's p95 over every position and over the blank racks (the slow tail); the
+    # rarer kinds are shown, but a p95 of a handful of positions is its maximum.
+    judged = [times["Hard"]] + [
+        hard for name, (hard, _) in subsets.items() if name == "a blank on the rack"
+    ]
+    worst = max(percentile(values, 0.95) for values in judged)
+    verdict = "met" if worst <= GOAL_P95_MS else "not met"
     lookup_ratio = table_["lookup_ns"] / table_["baseline_ns"]
     return "\n".join(
         [
@@ -154,11 +203,26 @@ def section(table_: dict[str, float], times: dict[str, list[float]], count: int)
                 "ENABLE, each rack as recorded), against listing the plays there in the same run:"
             ),
             "",
-            table(["", "median", "p95", "median / baseline"], rows),
+            table(["", "median", "p95", "max", "median / baseline"], rows),
             "",
             (
                 "A choice lists the plays, keeps those its vocabulary allows, ranks, picks; "
-                "what it adds to the listing is the ratio's excess over 1."
+                "what it adds to the listing is the ratio's excess over 1. Hard is the whole "
+                "decision: each play by score plus rack leave (each distinct leave valued "
+                "once, only ties ranked), every swap the ruleset allows where the bag allows "
+                "one, and endgame care where the bag is empty."
+            ),
+            "",
+            "**Hard in the positions that cost it most** (how many in brackets):",
+            "",
+            table(["Hard, where", "median", "p95", "max", "baseline p95"], subset_rows),
+            "",
+            (
+                f"Goal: Hard within {GOAL_P95_MS:.0f} ms at the 95th percentile, over every "
+                f"position and over the racks with a blank (the worse p95 is {worst:.0f} ms): "
+                f"**{verdict}**. The move generator "
+                "is unchanged in what it lists (tests/engine/test_movegen.py's exactness "
+                "tests)."
             ),
             "",
             (
@@ -220,17 +284,22 @@ def ladder_part() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--positions", type=int, default=300, help="an even sample of this many")
+    parser.add_argument(
+        "--positions", type=int, default=0, help="an even sample of this many (0: all)"
+    )
     parser.add_argument("--no-write", action="store_true", help="print, do not write the doc")
     args = parser.parse_args()
     lexicon = get_lexicon("enable")
     word_graph(lexicon)  # built before any timing
     table_ = bench_table(lexicon)
     everything = record_positions()
-    step = max(1, len(everything) // args.positions)
-    positions = everything[::step][: args.positions]
+    if args.positions:
+        step = max(1, len(everything) // args.positions)
+        positions = everything[::step][: args.positions]
+    else:
+        positions = everything
     times = bench_choices(positions, lexicon)
-    text = section(table_, times, len(positions))
+    text = section(table_, times, len(positions), hard_subsets(positions, times))
     print(text)
     if not args.no_write:
         write_section(SECTION, text + ladder_part())

@@ -68,8 +68,12 @@ class Level:
             raise ValueError(f"level {self.name}: pool >= 1 and 0 <= floor <= 1")
 
 
+# The levels are set by what they reach, measured by bench/bots.py (docs/PERFORMANCE.md,
+# "### The ladder"): each wins clearly more than 60 % of its games against the one below,
+# head to head, in every ruleset. Normal sits between Easy and Hard: nearer Greedy (pool 5,
+# floor 0.75) Hard beat it only 57 % of the time in outspell.
 EASY: Final = Level("easy", pool=20, floor=0.4)
-NORMAL: Final = Level("normal", pool=5, floor=0.75)
+NORMAL: Final = Level("normal", pool=8, floor=0.6)
 GREEDY: Final = Level("greedy", pool=1, floor=1.0)
 HARD: Final = Level("hard", pool=1, floor=1.0, leave=True)
 #: The levels a member may choose. Greedy is not one: it is the bench's reference.
@@ -208,16 +212,18 @@ def choose_move(
     plays = legal_plays(position.board, position.rack, ruleset=position.ruleset, lexicon=lexicon)
     if vocabulary is not None:
         plays = tuple(play for play in plays if all(word.word in vocabulary for word in play.words))
-    best_first = ranked(plays)
     ends = position.scoreless_move_ends_game
 
     if ends and position.wins_if_game_ends_now():
         return Choice(LegalMove(Pass()), "pass_wins")
-    if chosen_level.leave and best_first:
+    # A leave level weighs every play and needs no ranking but among its ties: sorting
+    # tens of thousands of plays (two blanks) costs more than weighing them.
+    if chosen_level.leave and plays:
         if position.bag_count == 0:
-            return _endgame_choice(position, best_first)
+            return _endgame_choice(position, plays)
         table = leaves if leaves is not None else leave_table(position.ruleset.name)
-        return _leave_choice(position, best_first, table)
+        return _leave_choice(position, plays, table)
+    best_first = ranked(plays)
     if position.bag_count == 0:
         going_out = tuple(play for play in best_first if len(play.tiles) == len(position.rack))
         if going_out:
@@ -246,23 +252,41 @@ def kept_tiles(rack: Sequence[str], move: LegalMove) -> tuple[str, ...]:
     return sort_rack(kept)
 
 
-def _leave_choice(
-    position: SeatPosition, best_first: Sequence[LegalMove], leaves: LeaveTable
-) -> Choice:
-    """The play or swap with the most points plus leave value (ties: the ranked order)."""
+def _leave_choice(position: SeatPosition, plays: Sequence[LegalMove], leaves: LeaveTable) -> Choice:
+    """The play or swap with the most points plus leave value (ties: the ranked order, a
+    play before a swap)."""
     rack = position.rack
-    best: tuple[float, LegalMove, Reason] | None = None
-    for play in best_first:
-        equity = play.score + leaves.value(kept_tiles(rack, play))
-        if best is None or equity > best[0]:
-            best = (equity, play, "play")
+    # Many plays use the same tiles (a blank's letters, the same word placed elsewhere):
+    # each distinct set of tiles played is valued once.
+    worth: dict[tuple[str, ...], float] = {}
+    equities = []
+    for play in plays:
+        used = _tiles_used(play)
+        leave = worth.get(used)
+        if leave is None:
+            leave = worth[used] = leaves.value(kept_tiles(rack, play))
+        equities.append(play.score + leave)
+    top = max(equities)
+    best: tuple[float, LegalMove, Reason] = (top, _first_ranked(plays, equities, top), "play")
     if position.can_swap and not position.scoreless_move_ends_game:
         for swap in _swaps(position):
             equity = leaves.value(kept_tiles(rack, swap))
-            if best is None or equity > best[0]:
+            if equity > best[0]:
                 best = (equity, swap, "swap")
-    assert best is not None
     return Choice(best[1], best[2])
+
+
+def _first_ranked(plays: Sequence[LegalMove], equities: Sequence[float], top: float) -> LegalMove:
+    """Of the plays whose equity is ``top``, the first in the ranked order."""
+    return min(
+        (play for play, equity in zip(plays, equities, strict=True) if equity == top),
+        key=lambda play: play.sort_key,
+    )
+
+
+def _tiles_used(play: LegalMove) -> tuple[str, ...]:
+    """The rack tiles a play uses, as a sorted key (a blank played is a ``?``)."""
+    return tuple(sorted(BLANK if tile.blank else tile.letter for tile in play.tiles))
 
 
 def _swaps(position: SeatPosition) -> tuple[LegalMove, ...]:
@@ -274,7 +298,7 @@ def _swaps(position: SeatPosition) -> tuple[LegalMove, ...]:
     return tuple(LegalMove(Swap(combo)) for combo in sorted(subsets, key=lambda c: (len(c), c)))
 
 
-def _endgame_choice(position: SeatPosition, best_first: Sequence[LegalMove]) -> Choice:
+def _endgame_choice(position: SeatPosition, plays: Sequence[LegalMove]) -> Choice:
     """With the bag empty the unseen tiles are the opponent's rack: a play that goes out
     earns that rack's value (twice, where the ruleset gives it to whoever goes out); one that
     does not is charged twice the tiles it keeps (the opponent may go out next), and again
@@ -283,19 +307,17 @@ def _endgame_choice(position: SeatPosition, best_first: Sequence[LegalMove]) -> 
     rack = position.rack
     theirs = rules.rack_value(position.unseen)
     out_bonus = theirs * (2 if rules.out_gains_opponent_rack else 1)
-    usable = {BLANK if tile.blank else tile.letter for play in best_first for tile in play.tiles}
-    best: tuple[float, LegalMove] | None = None
-    for play in best_first:
+    usable = {BLANK if tile.blank else tile.letter for play in plays for tile in play.tiles}
+    equities = []
+    for play in plays:
         kept = kept_tiles(rack, play)
         if not kept:
             equity = float(play.score + out_bonus)
         else:
             stuck = sum(rules.tile_value(tile) for tile in kept if tile not in usable)
             equity = play.score - 2.0 * rules.rack_value(kept) - STUCK_FACTOR * stuck
-        if best is None or equity > best[0]:
-            best = (equity, play)
-    assert best is not None
-    move = best[1]
+        equities.append(equity)
+    move = _first_ranked(plays, equities, max(equities))
     return Choice(move, "go_out" if len(move.tiles) == len(rack) else "endgame")
 
 

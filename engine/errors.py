@@ -147,6 +147,12 @@ class UnknownRuleset(LookupError):
     """No ruleset has that name."""
 
 
+class LevelNotMeasured(EngineError, LookupError):
+    """The ladder bench has measured no rating for that level (and ruleset)."""
+
+    code: ClassVar[str] = "level_not_measured"
+
+
 class GcgError(ValueError):
     """A GCG record could not be parsed; carries the 1-based line number."""
 

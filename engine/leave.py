@@ -6,8 +6,9 @@ copy), a weight per extra copy of a tile (duplicates clog a rack), a weight per 
 vowels and consonants kept, and a Q-with-U synergy. The weights are fitted by ridge
 regression to the project's own self-play (``engine.leave_train``): for each move
 with tiles still to draw, the features of the leave against the points the same player
-scored on their next turn, less the average. A table is plain data, shipped as JSON in
-``matches/engine/data/leaves-<ruleset>.json``; features without data weigh nothing.
+scored on their next turn, less the average, the move's own points fitted alongside (how
+open the board is) and left out of the table. A table is plain data, shipped as JSON in
+``engine/data/leaves-<ruleset>.json``; features without data weigh nothing.
 """
 
 from __future__ import annotations

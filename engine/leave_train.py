@@ -1,14 +1,16 @@
 """Fit a rack-leave table from the project's own self-play (see :mod:`engine.leave`).
 
     python -m engine.leave_train --ruleset classic --seed 1 --games 200 \\
-        --out matches/engine/data/leaves-classic.json
+        --out engine/data/leaves-classic.json
 
 Both seats play a lightly exploring greedy level (uniformly among the three best plays
 within 70 % of the best, so many leaves are seen); every move after which its player draws
 gives one sample: the leave's features against the points that player scores on their next
-turn, less the average. Ridge regression fits the weights. The same seed and games give
-the same table, byte for byte: game seeds come from ``random.Random(seed)``, the fit is
-plain arithmetic in a fixed order, and weights are rounded to 0.001.
+turn, less the average. Ridge regression fits the weights, with the move's own points as one
+more feature (``BOARD``, not shipped) so that an open board is not taken for a good leave.
+The same seed and games give the same table, byte for byte: game seeds come from
+``random.Random(seed)``, the fit is plain arithmetic in a fixed order, and weights are
+rounded to 0.001.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ from .selfplay import Seat, play_game
 EXPLORER = Level("explore", pool=3, floor=0.7)
 #: Ridge penalty: a feature seen in few samples stays near 0 points.
 RIDGE = 10.0
+#: A nuisance feature fitted with the leave's but not shipped: the points of the move that
+#: left the tiles. An open board gives big scores turn after turn, and on it a player uses
+#: many tiles and keeps few; without this, how open the board was would pass for what
+#: keeping few tiles is worth.
+BOARD = "~board"
 
 
 class _Samples:
@@ -48,7 +55,9 @@ class _Samples:
         if earlier is not None:
             self.into.append((earlier, move.score))
         if move.kind != "pass" and position.bag_count > 0:
-            self.pending[position.seat] = leave_features(kept_tiles(position.rack, move))
+            features = leave_features(kept_tiles(position.rack, move))
+            features[BOARD] = move.score
+            self.pending[position.seat] = features
 
 
 def self_play_samples(
@@ -128,7 +137,9 @@ def train(
         games=games,
         samples=len(samples),
         ridge=RIDGE,
-        weights=fit(samples, ridge=RIDGE),
+        weights={
+            name: weight for name, weight in fit(samples, ridge=RIDGE).items() if name != BOARD
+        },
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import template
 
+from engine.ladder import with_rating
 from matches import services, visibility
 from matches.models import Match
 from matches.schemas import ReviewedMove, WordView
@@ -19,6 +20,14 @@ from practice.models import LEVELS, ComputerOpponent
 from practice.services import MEMBERS_PRACTISE
 
 register = template.Library()
+
+
+def _rated(ruleset: str | None) -> list[tuple[str, str]]:
+    """Each level's name with its measured rating on the club's scale (engine/ladder.py):
+    in ``ruleset``, or over every ruleset when the match's is not known."""
+    if ruleset is None:
+        return [(value, with_rating(label, value)) for value, label in LEVELS]
+    return [(value, with_rating(label, value, ruleset=ruleset)) for value, label in LEVELS]
 
 
 @register.inclusion_tag("practice/_level.html", takes_context=True)
@@ -34,7 +43,7 @@ def computer_level(context: dict[str, Any], match_id: int) -> dict[str, Any]:
     )
     return {
         "opponent": opponent if plays_it else None,
-        "levels": LEVELS,
+        "levels": _rated(opponent.match.ruleset if opponent is not None else None),
         "csrf_token": context.get("csrf_token"),
         "match_id": match_id,
         "free_seats": _free_seats(match_id, user) if opponent is None else [],
@@ -61,7 +70,7 @@ def play_computer_form(context: dict[str, Any]) -> dict[str, Any]:
     account that is not an approved member, why not instead."""
     request = context.get("request")
     return {
-        "practice_levels": LEVELS,
+        "practice_levels": _rated("word-duel"),  # a practice game's ruleset
         "csrf_token": context.get("csrf_token"),
         "allowed": is_club_member(getattr(request, "user", None)),
         "refusal": MEMBERS_PRACTISE,

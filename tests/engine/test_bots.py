@@ -1,43 +1,110 @@
 """The ladder bench (``bench/bots.py``) at a tiny size: it plays whole games of each level
-against the greedy reference and reports score, win rate, spread and rating with intervals."""
+against the greedy reference and against the level below, and reports score, win rate,
+spread and rating with intervals; the ratings it ships are read back by ``engine.ladder``."""
 
 from __future__ import annotations
 
 import math
 
-from bench.bots import LEVELS, LevelResult, play_level, report
-from engine.computer import GREEDY, HARD
+import pytest
+
+from bench.bots import (
+    LEVELS,
+    PERIOD,
+    STEPS,
+    Series,
+    ladder_data,
+    play_series,
+    pooled,
+    rate_games,
+    report,
+)
+from engine.computer import EASY, GREEDY, HARD, NORMAL
+from engine.errors import LevelNotMeasured
+from engine.ladder import ALL_RULESETS, Ladder, ladder, level_rating, with_rating
 from ratings.policy import START
 
 
-def test_the_ladder_bench_runs_at_a_tiny_size(enable) -> None:
-    results = [
-        play_level(ruleset="outspell", level=level, games=2, seed=7, lexicon=enable)
-        for level in (HARD, GREEDY)
+@pytest.fixture(scope="module")
+def tiny(enable) -> list[Series]:
+    """Two games (one deal from both seats) of every series, in outspell (the quickest)."""
+    pairs = [(level, GREEDY) for level in LEVELS] + list(STEPS)
+    return [
+        play_series(
+            ruleset="outspell", level=level, against=against, games=2, seed=7, lexicon=enable
+        )
+        for level, against in pairs
     ]
-    hard, greedy = results
-    for result in results:
-        assert result.games == 2
-        assert len(result.scores) == len(result.spreads) == len(result.results) == 2
-        assert all(score > 0 for score in result.scores)
-        assert all(value in (0.0, 0.5, 1.0) for value in result.results)
-        low, high = result.win_interval()
-        assert 0.0 <= low <= result.win_rate <= high <= 1.0
-        assert result.rating().deviation < START.deviation
-    # Greedy against greedy: the same tiles and the same choices from either seat.
-    assert greedy.spreads[0] == -greedy.spreads[1]
-    assert greedy.win_rate == 0.5
-    again = play_level(ruleset="outspell", level=HARD, games=2, seed=7, lexicon=enable)
-    assert again == hard
-    text = report(results, games=2, seed=7, command="bench/bots.py --games 2")
+
+
+def test_the_ladder_bench_runs_at_a_tiny_size(tiny: list[Series], enable) -> None:
+    assert [(s.level, s.opponent) for s in tiny] == [
+        ("easy", "greedy"),
+        ("normal", "greedy"),
+        ("hard", "greedy"),
+        ("normal", "easy"),
+        ("hard", "normal"),
+    ]
+    for s in tiny:
+        assert s.games == 2
+        assert len(s.scores) == len(s.spreads) == len(s.results) == 2
+        assert all(score > 0 for score in s.scores)
+        assert all(value in (0.0, 0.5, 1.0) for value in s.results)
+        # A spread's sign is the result: won games are ahead, lost ones behind.
+        for spread, result in zip(s.spreads, s.results, strict=True):
+            assert (spread > 0, spread == 0, spread < 0) == (
+                result == 1,
+                result == 0.5,
+                result == 0,
+            )
+        low, high = s.win_interval()
+        assert 0.0 <= low <= s.win_rate <= high <= 1.0
+        assert s.average == sum(s.scores) / 2
+    # The same seed gives the same games.
+    again = play_series(ruleset="outspell", level=HARD, games=2, seed=7, lexicon=enable)
+    assert again == tiny[2]
+
+
+def test_the_report_and_the_shipped_ratings_say_what_the_games_say(tiny: list[Series]) -> None:
+    text = report(tiny, games=2, seed=7, command="bench/bots.py --games 2")
     assert "| outspell | hard |" in text
+    assert "| outspell | hard v normal |" in text
+    assert "| all | hard |" in text
     assert "Glicko-2" in text
-    assert {level.name for level in LEVELS} == {"easy", "normal", "hard", "greedy"}
+    hard = tiny[2]
+    assert f"{hard.win_rate:.1%}" in text
+    data = ladder_data(tiny, games=2, seed=7, command="bench/bots.py --games 2")
+    assert set(data.ratings) == {
+        (ruleset, level.name) for ruleset in ("outspell", ALL_RULESETS) for level in LEVELS
+    }
+    for s in tiny[:3]:
+        rated = data.rating(s.level, ruleset="outspell")
+        assert rated.games == 2
+        assert rated.win_rate == s.win_rate
+        assert rated.rating == s.rating().rating
+        assert rated.deviation < START.deviation
+    # Outspell is the only ruleset here, so "all" is the same games.
+    assert data.rating(HARD).rating == data.rating(HARD, ruleset="outspell").rating
+    # Shipped as JSON (rounded as a page shows it), read back the same.
+    assert Ladder.from_json(data.to_json()).to_json() == data.to_json()
+    with pytest.raises(LevelNotMeasured):
+        data.rating(HARD, ruleset="classic")
+    with pytest.raises(ValueError, match="not the reference"):
+        tiny[3].rating()  # Normal against Easy is no game against the reference
 
 
-def test_intervals_narrow_with_more_games() -> None:
-    few = LevelResult("classic", "hard", 10, (400,) * 10, (20, -20) * 5, (1.0, 0.0) * 5)
-    many = LevelResult("classic", "hard", 1000, (400,) * 1000, (20, -20) * 500, (1.0, 0.0) * 500)
+def test_pooling_keeps_every_game_of_the_level(tiny: list[Series]) -> None:
+    together = pooled(tiny, level=EASY.name)
+    assert together.ruleset == ALL_RULESETS
+    assert sorted(together.results) == sorted(tiny[0].results)
+    assert together.games == 2
+
+
+def test_ratings_follow_the_win_rate_and_narrow_with_more_games() -> None:
+    few = Series("classic", "hard", "greedy", 10, (400,) * 10, (20, -20) * 5, (1.0, 0.0) * 5)
+    many = Series(
+        "classic", "hard", "greedy", 1000, (400,) * 1000, (20, -20) * 500, (1.0, 0.0) * 500
+    )
     assert few.win_rate == many.win_rate == 0.5
     few_low, few_high = few.win_interval()
     many_low, many_high = many.win_interval()
@@ -45,3 +112,26 @@ def test_intervals_narrow_with_more_games() -> None:
     assert many.mean_interval(many.spreads)[1] < few.mean_interval(few.spreads)[1]
     assert math.isclose(many.rating().rating, 1500, abs_tol=40)
     assert many.rating().deviation < few.rating().deviation
+    # Winning 3 games in 4 against the anchor puts a level well above it; 1 in 4, below.
+    strong = rate_games([1.0, 1.0, 1.0, 0.0] * 250)
+    weak = rate_games([0.0, 0.0, 0.0, 1.0] * 250)
+    assert strong.rating > 1600
+    assert weak.rating < 1400
+    assert math.isclose(strong.rating - 1500, 1500 - weak.rating, rel_tol=0.05)
+    assert PERIOD > 1
+
+
+def test_the_shipped_ladder_rates_every_level_in_order() -> None:
+    shipped = ladder()
+    for ruleset in ("word-duel", "classic", "outspell", ALL_RULESETS):
+        easy, normal, hard = (level_rating(level, ruleset=ruleset) for level in LEVELS)
+        assert easy.rating < normal.rating < hard.rating
+        assert easy.games == normal.games == hard.games >= shipped.games
+        low, high = hard.interval
+        assert low < hard.rating < high
+        assert hard.shown == f"{round(hard.rating, -1):.0f}"
+    assert level_rating("normal") == shipped.rating(NORMAL)
+    assert with_rating("Hard", "hard") == f"Hard · {level_rating(HARD).shown}"
+    assert with_rating("Hard", "hard", ruleset="scrabble-ish") == "Hard"
+    with pytest.raises(ValueError, match="No level is called"):
+        level_rating("greedy")  # the reference is not a level a member may choose

@@ -134,6 +134,22 @@ def test_hard_is_never_worse_than_greedy_where_greedy_keeps_a_worse_rack(enable)
     assert differed >= 3
 
 
+@pytest.mark.parametrize("rack", ["??AEIRS", "?EINRST", "AEINRST", "EIIUUVW"])
+def test_hard_takes_the_play_or_swap_of_the_most_points_plus_leave(enable, rack: str) -> None:
+    """Each leave valued once (plays sharing their tiles share it) is still the full search:
+    no play or swap has more points plus leave than Hard's choice."""
+    table = leave_table("classic")
+    game = dealt(words=[("8D", "HOUSE"), ("E7", "B.T")], rack=rack)
+    position = seat_position(game)
+    choice = choose_move(position, lexicon=enable, level=HARD, rng=random.Random(0))
+    plays = legal_plays(game.board, position.rack, ruleset="classic", lexicon=enable)
+    best = max(play.score + table.value(kept_tiles(rack, play)) for play in plays)
+    chosen = choice.move.score + table.value(kept_tiles(rack, choice.move))
+    assert chosen >= best - 1e-9
+    if choice.reason == "play":
+        assert chosen == pytest.approx(best)
+
+
 def test_hard_swaps_a_rack_worth_more_thrown_back(enable) -> None:
     game = dealt(words=[("8H", "ZO")], rack="IUUUVVW")
     choice = choose_move(seat_position(game), lexicon=enable, level=HARD, rng=random.Random(0))

@@ -13,7 +13,7 @@ from django.test import Client
 
 from matches import services, visibility
 from matches.models import CommitReceipt, Match, Turn
-from practice.models import ComputerOpponent
+from practice.models import LEVELS, ComputerOpponent
 from practice.opponent import computer_move
 from practice.services import PracticeRefused, computer_member, set_level, start_practice
 from practice.tasks import run_computer_turn
@@ -151,6 +151,24 @@ def test_the_pages_start_a_match_and_change_the_level(alice) -> None:
     assert ComputerOpponent.objects.get(match=match).level == "easy"
     assert Client().post("/practice/", {"level": "hard"}).status_code == 302  # to sign in
     assert Match.objects.count() == 1
+
+
+def test_each_level_is_offered_with_its_measured_rating(alice) -> None:
+    """The levels read as the ladder measured them (engine/data/ladder.json), on the home
+    page's form and on the match's level form, and the order of strength holds."""
+    from engine.computer import get_level
+    from engine.ladder import level_rating
+
+    ratings = {name: level_rating(get_level(name), ruleset="word-duel") for name, _ in LEVELS}
+    assert ratings["easy"].rating < ratings["normal"].rating < ratings["hard"].rating
+    client = Client()
+    client.force_login(alice)
+    home = client.get("/").content.decode()
+    for name, label in (("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard")):
+        assert f"{label} · {ratings[name].shown}" in home
+    match = start_practice(member=alice, level="hard")
+    page = client.get(f"/matches/{match.id}/").content.decode()
+    assert f"Hard · {ratings['hard'].shown}" in page
 
 
 @pytest.mark.django_db(transaction=True)
