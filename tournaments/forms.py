@@ -24,14 +24,14 @@ DATETIME_LOCAL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M
 MAX_OFFSET_MINUTES = 14 * 60
 #: A kick-off may be this far in the past (a form filled in slowly), no further.
 KICKOFF_GRACE = timedelta(minutes=5)
-_PLAYER_SEPARATORS = re.compile(r"[\s,;]+")
+PLAYER_SEPARATORS = re.compile(r"[\s,;]+")
 #: Times from this year on are refused: a no-show deadline or a postponement after one
 #: would not fit in a datetime.
 LAST_YEAR = 9000
 TOO_FAR_AHEAD = "That date is too far ahead."
 
 
-def _ruleset_choices() -> list[tuple[str, str]]:
+def ruleset_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in RULESETS]
 
 
@@ -115,7 +115,7 @@ class FixtureForm(LocalTimeMixin):
         help_text="Your local time (UTC without JavaScript). Leave empty to start as soon "
         "as both seats are taken.",
     )
-    ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="word-duel")
+    ruleset = forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
     visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
     no_show_minutes = forms.IntegerField(
         label="No-show window (minutes)",
@@ -176,7 +176,40 @@ class FixtureForm(LocalTimeMixin):
         }
 
 
-class RoundRobinForm(LocalTimeMixin):
+def entrants(text: str, *, at_least: str) -> list[Member]:
+    """The members a tournament form names (usernames, one per line or separated by commas):
+    each once, each a member, at least two (``at_least``: "A Swiss needs", …)."""
+    names = [name for name in PLAYER_SEPARATORS.split(text) if name]
+    if len({name.lower() for name in names}) != len(names):
+        raise forms.ValidationError("Each player can be entered only once.")
+    members, unknown = [], []
+    for name in names:
+        member = find_member(name)
+        if member is None:
+            unknown.append(name)
+        else:
+            members.append(member)
+    if unknown:
+        raise forms.ValidationError(
+            "There is no member called " + ", ".join(repr(name) for name in unknown) + "."
+        )
+    if len(members) < 2:
+        raise forms.ValidationError(f"{at_least} at least two players.")
+    return members
+
+
+class FirstKickoffMixin(LocalTimeMixin):
+    """A tournament form's first kick-off, read in the organiser's time and not in the past."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "first_kickoff" in data:
+            data["first_kickoff"] = self.to_utc(data["first_kickoff"])
+            self.check_not_past("first_kickoff")
+        return data
+
+
+class RoundRobinForm(FirstKickoffMixin):
     """Create a round-robin tournament: every player meets every other once or twice."""
 
     ONCE, TWICE = "once", "twice"
@@ -207,7 +240,7 @@ class RoundRobinForm(LocalTimeMixin):
         initial=ONCE,
         widget=forms.RadioSelect,
     )
-    ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="word-duel")
+    ruleset = forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
     visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
     rated = forms.BooleanField(
         required=False, initial=True, help_text="Every result moves both players' ratings."
@@ -220,30 +253,7 @@ class RoundRobinForm(LocalTimeMixin):
     )
 
     def clean_players(self) -> list[Member]:
-        names = [name for name in _PLAYER_SEPARATORS.split(self.cleaned_data["players"]) if name]
-        if len({name.lower() for name in names}) != len(names):
-            raise forms.ValidationError("Each player can be entered only once.")
-        members, unknown = [], []
-        for name in names:
-            member = find_member(name)
-            if member is None:
-                unknown.append(name)
-            else:
-                members.append(member)
-        if unknown:
-            raise forms.ValidationError(
-                "There is no member called " + ", ".join(repr(name) for name in unknown) + "."
-            )
-        if len(members) < 2:
-            raise forms.ValidationError("A round robin needs at least two players.")
-        return members
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if "first_kickoff" in data:
-            data["first_kickoff"] = self.to_utc(data["first_kickoff"])
-            self.check_not_past("first_kickoff")
-        return data
+        return entrants(self.cleaned_data["players"], at_least="A round robin needs")
 
     def service_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``tournaments.services.create_round_robin``."""

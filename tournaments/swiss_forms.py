@@ -12,19 +12,18 @@ from django import forms
 from accounts.models import Member
 from matches.models import Match
 from tournaments.forms import (
-    _PLAYER_SEPARATORS,
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
-    LocalTimeMixin,
-    _ruleset_choices,
-    find_member,
+    FirstKickoffMixin,
+    entrants,
+    ruleset_choices,
 )
 from tournaments.services.swiss import MAX_BYE_SPREAD, MAX_ROUNDS
 
 BYE_CHOICES = [("1", "A win"), ("0.5", "A draw"), ("0", "A loss")]
 
 
-class SwissForm(LocalTimeMixin):
+class SwissForm(FirstKickoffMixin):
     """Create a Swiss: players, rounds, the first kick-off and the interval, the bye's
     score, the prize places (for Gibsonization)."""
 
@@ -50,7 +49,7 @@ class SwissForm(LocalTimeMixin):
         decimal_places=2,
         initial=72,
     )
-    ruleset = forms.ChoiceField(choices=_ruleset_choices, initial="word-duel")
+    ruleset = forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
     visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
     rated = forms.BooleanField(
         required=False, initial=True, help_text="Every result moves both players' ratings."
@@ -76,30 +75,7 @@ class SwissForm(LocalTimeMixin):
     )
 
     def clean_players(self) -> list[Member]:
-        names = [name for name in _PLAYER_SEPARATORS.split(self.cleaned_data["players"]) if name]
-        if len({name.lower() for name in names}) != len(names):
-            raise forms.ValidationError("Each player can be entered only once.")
-        members, unknown = [], []
-        for name in names:
-            member = find_member(name)
-            if member is None:
-                unknown.append(name)
-            else:
-                members.append(member)
-        if unknown:
-            raise forms.ValidationError(
-                "There is no member called " + ", ".join(repr(name) for name in unknown) + "."
-            )
-        if len(members) < 2:
-            raise forms.ValidationError("A Swiss needs at least two players.")
-        return members
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if "first_kickoff" in data:
-            data["first_kickoff"] = self.to_utc(data["first_kickoff"])
-            self.check_not_past("first_kickoff")
-        return data
+        return entrants(self.cleaned_data["players"], at_least="A Swiss needs")
 
     def service_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``tournaments.services.create_swiss``."""

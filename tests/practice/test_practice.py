@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 
 import pytest
 from django.test import Client
@@ -20,19 +19,6 @@ from practice.tasks import run_computer_turn
 from tests.matches.helpers import assert_tiles_conserved, commit_move
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """Tasks queued after a commit run in this process (as the quick start's thread does)."""
-    from wordduel.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = before
 
 
 def members_move(match: Match, member, *, seed: int) -> None:

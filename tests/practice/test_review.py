@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,19 +48,6 @@ class Expected:
     score: int
     best: int  # the best play's score from her rack then (0: no play)
     lost: int
-
-
-@pytest.fixture
-def eager_tasks() -> Iterator[None]:
-    """The computer's turn, queued after each commit, runs in this process."""
-    from wordduel.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        app.conf.task_always_eager = before
 
 
 def _view(match: Match, member: Member) -> Any:

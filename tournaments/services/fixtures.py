@@ -88,15 +88,22 @@ def create_fixture(
             rated=rated,
         )
         now = _now()
-        seats = locked_seats(match)
-        for seat, member in zip(seats, (first, second), strict=True):
-            if member is not None:
-                seat.member = member
-                seat.seated_at = now
-                seat.save(update_fields=["member", "seated_at"])
-        emit(FixtureScheduled(match_id=match.id, member_ids=seated_members(seats)))
-        publish_on_commit(after_seating(match, seats, now=now))
+        seat_players(match, (first, second), now=now)
     return match
+
+
+def seat_players(match: Match, players: Sequence[Member | None], *, now: datetime) -> None:
+    """Seat a new fixture's ``players`` (First's, then Second's; None leaves a seat empty),
+    tell them (``FixtureScheduled``) and open the match if its kick-off has come. Locks its
+    seats; call it in the transaction that created the match."""
+    seats = locked_seats(match)
+    for seat, member in zip(seats, players, strict=True):
+        if member is not None:
+            seat.member = member
+            seat.seated_at = now
+            seat.save(update_fields=["member", "seated_at"])
+    emit(FixtureScheduled(match_id=match.id, member_ids=seated_members(seats)))
+    publish_on_commit(after_seating(match, seats, now=now))
 
 
 def round_robin_pairings(

@@ -15,18 +15,15 @@ from django.db import transaction
 
 from accounts.models import Member
 from common.errors import ServiceError
-from common.events import FixtureScheduled, emit
 from matches.models import Match, Tournament
-from matches.news import publish_on_commit
-from matches.services.common import locked_seats, require_organiser, seated_members
 from matches.services.common import now as _now
+from matches.services.common import require_organiser
 from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture
-from matches.services.lifecycle import after_seating
 from ratings.selectors import current_ratings
 from tournaments import swiss as pairing
 from tournaments.models import Swiss, SwissBye, SwissRound
-from tournaments.services.fixtures import check_players, check_rules, clean_name
+from tournaments.services.fixtures import check_players, check_rules, clean_name, seat_players
 from tournaments.standings import standings
 
 #: The most rounds a Swiss may have.
@@ -284,11 +281,5 @@ def _schedule(
         round_number=number,
         rated=tournament.rated,
     )
-    seats = locked_seats(match)
-    for seat, member in zip(seats, (first, second), strict=True):
-        seat.member = member
-        seat.seated_at = now
-        seat.save(update_fields=["member", "seated_at"])
-    emit(FixtureScheduled(match_id=match.id, member_ids=seated_members(seats)))
-    publish_on_commit(after_seating(match, seats, now=now))
+    seat_players(match, (first, second), now=now)
     return match
