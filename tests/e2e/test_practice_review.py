@@ -14,12 +14,8 @@ import pytest
 from matches import services
 from matches.models import Match
 from tests.e2e.browser import expect
-from tests.practice.test_review import (  # noqa: F401 (eager_tasks: a fixture)
-    PLAN,
-    against_the_computer,
-    eager_tasks,
-    members_turn,
-)
+from tests.practice.fixtures import eager_tasks  # noqa: F401 (a fixture)
+from tests.practice.test_review import PLAN, against_the_computer, members_turn
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
