@@ -34,6 +34,9 @@ class Swiss(models.Model):
     #: How many places win a prize: a Gibsonized leader meets a player out of them.
     prize_places = models.PositiveSmallIntegerField(default=3)
     gibsonization = models.BooleanField(default=True)
+    #: Each round paired as soon as the one before is complete (round 1 when created);
+    #: the organiser may still pair a round early, by hand.
+    pair_automatically = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Swiss: {self.tournament}"
@@ -50,8 +53,9 @@ class SwissRound(models.Model):
     swiss = models.ForeignKey(Swiss, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     paired_at = models.DateTimeField()
+    #: None: paired automatically, when the round before was complete.
     paired_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
     gibson = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

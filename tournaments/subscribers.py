@@ -1,11 +1,14 @@
 """What the tournaments app hears (common/events.py): a member removed from the club leaves
-every fixture of theirs that is not over, in the removal's own transaction."""
+every fixture of theirs that is not over, in the removal's own transaction; a finished game
+that completes a Swiss round pairs the next, if that Swiss pairs automatically."""
 
 from __future__ import annotations
 
 from accounts.models import Member
-from common.events import MemberRemoved, Phase, subscribe
+from common.events import MatchFinished, MemberRemoved, Phase, subscribe
+from matches.models import Match
 from tournaments.services.organising import member_withdraw
+from tournaments.services.swiss import pair_completed_round
 
 
 def withdraw_from_their_fixtures(event: MemberRemoved) -> None:
@@ -18,6 +21,19 @@ def withdraw_from_their_fixtures(event: MemberRemoved) -> None:
     )
 
 
+def pair_the_next_swiss_round(event: MatchFinished) -> None:
+    """After the commit that finished the game (``pair_completed_round`` is a no-op unless
+    it was the round's last, and safe to run twice)."""
+    tournament_id = (
+        Match.objects.filter(pk=event.match_id, tournament__swiss__isnull=False)
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is not None:
+        pair_completed_round(tournament_id=tournament_id)
+
+
 def subscribe_all() -> None:
     """Called once, from ``TournamentsConfig.ready()``."""
     subscribe(MemberRemoved, withdraw_from_their_fixtures, phase=Phase.IN_TRANSACTION)
+    subscribe(MatchFinished, pair_the_next_swiss_round)

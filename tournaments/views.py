@@ -155,7 +155,7 @@ def organise_round_robin(request: HttpRequest) -> HttpResponse:
 @permission_required(ORGANISER_PERMISSION, raise_exception=True)
 def organise_swiss(request: HttpRequest) -> HttpResponse:
     """Create a Swiss through ``services.create_swiss``; its rounds are paired from its
-    page."""
+    page, or automatically (round 1 at once)."""
     form = SwissForm(request.POST, prefix="swiss")
     if not form.is_valid():
         return _organise_page(request, swiss_form=form, status=400)
@@ -164,5 +164,14 @@ def organise_swiss(request: HttpRequest) -> HttpResponse:
     except ServiceError as error:
         form.add_error(None, str(error))
         return _organise_page(request, swiss_form=form, status=error.status)
-    messages.success(request, f"Created {tournament.name}: pair its first round when ready.")
+    if form.cleaned_data["pair_automatically"]:
+        count = tournament.matches.count()
+        messages.success(
+            request,
+            f"Created {tournament.name} with round 1 paired ({count} fixture"
+            f"{'' if count == 1 else 's'}); each later round is paired when the one before "
+            "is complete.",
+        )
+    else:
+        messages.success(request, f"Created {tournament.name}: pair its first round when ready.")
     return redirect("tournament", tournament_id=tournament.id)

@@ -21,6 +21,7 @@ from tournaments.services.swiss import (
     SwissRoundUnfinished,
     SwissTooSmall,
     create_swiss,
+    pair_completed_round,
     pair_next_round,
 )
 
@@ -36,6 +37,7 @@ __all__ = [
     "fixture_reschedule",
     "fixture_substitute",
     "match_adjudicate",
+    "pair_completed_round",
     "pair_next_round",
     "round_postpone",
     "round_robin_pairings",
