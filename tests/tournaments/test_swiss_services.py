@@ -222,6 +222,13 @@ def test_an_automatic_swiss_pairs_each_round_when_the_one_before_is_complete(
     )
 
     client.force_login(organiser)
+    table = client.get(f"/api/tournaments/{tournament.id}/standings").json()["standings"]
+    byes = set(
+        SwissBye.objects.filter(swiss__tournament=tournament).values_list("member_id", flat=True)
+    )
+    assert {row["member_id"]: row["byes"] for row in table} == {
+        player.pk: int(player.pk in byes) for player in players
+    }
     page = client.get(f"/tournaments/{tournament.id}/").content.decode()
     assert "Automatically, when the Swiss was created" in page
     assert "Automatically, when round 1 was complete" in page
