@@ -17,21 +17,21 @@ none is left here).
    (a bottom division smaller than N promotes all of its players). ``2 * N <= size``, so
    a division's two zones never overlap.
 4. **The next season** (:func:`next_season`): the ladder is built division by division,
-   each new division's group being, in this order, the players of that division who
-   stayed (in their finishing order), those relegated into it from the division above,
+   each new division's group being, in this order, those relegated into it from the
+   division above, the players of that division who stayed (in their finishing order),
    and those promoted into it from the division below; leavers are then taken out, and
    the new entrants are added at the ladder's foot (the bottom division, or new divisions
    below it when they are many; the service orders them by rating). The ladder is then cut
-   as in 2, so every division is *filled to size*: a place left empty (by a leaver, or by
-   a bottom division smaller than N) is taken by the next player down the ladder, which
-   is the best-placed stayer of the division below (an extra promotion), else a player
-   relegated from it (a reprieve).
+   as in 2, so every division is *filled to size*: a place left empty above (by a leaver,
+   or by a bottom division smaller than N) is taken by the next player down the ladder,
+   which is first a player relegated from that division (a reprieve, best-placed first),
+   then the best-placed stayer of the division below (an extra promotion).
 
 So, with no leavers, a promoted player goes up exactly one division and a stayer stays;
 a relegated player goes down exactly one unless the bottom division had fewer than N
-players (then some are reprieved). With leavers nobody is placed lower than the rule
-puts them, except that when the previous bottom division had ``size + 1`` players and
-entrants form a new division, its last player starts the new bottom division.
+players (then some are reprieved). Nobody is ever placed lower than the rule puts them,
+with one exception: when the previous bottom division had ``size + 1`` players and new
+entrants come, its last stayer starts the new bottom division with them.
 """
 
 from __future__ import annotations
@@ -160,9 +160,9 @@ def next_season(
     )
     ladder: list[int] = []
     for index, zone in enumerate(split):
-        ladder += zone.stayed
         if index > 0:
             ladder += split[index - 1].relegated
+        ladder += zone.stayed
         if index + 1 < count:
             ladder += split[index + 1].promoted
     gone = set(leavers)

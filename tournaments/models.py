@@ -1,4 +1,4 @@
-"""What a Swiss tournament keeps beside the core's :class:`matches.models.Tournament`: its
+r"""What a Swiss tournament keeps beside the core's :class:`matches.models.Tournament`: its
 format and settings (:class:`Swiss`, one-to-one), each round as paired (:class:`SwissRound`,
 with its Gibson, and whether the organiser forced it) and each bye with its score
 (:class:`SwissBye`, counted by the standings); and what a league keeps (:class:`League`,
