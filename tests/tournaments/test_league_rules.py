@@ -55,9 +55,9 @@ def _rule_division(final, movers: int) -> dict[int, tuple[int, str]]:
     placed = {}
     for rank, division in enumerate(final, start=1):
         split = zones(division, rank=rank, divisions=len(final), movers=movers)
-        placed |= {pk: (rank - 1, "promoted") for pk in split.promoted}
-        placed |= {pk: (rank, "stayed") for pk in split.stayed}
-        placed |= {pk: (rank + 1, "relegated") for pk in split.relegated}
+        placed |= dict.fromkeys(split.promoted, (rank - 1, "promoted"))
+        placed |= dict.fromkeys(split.stayed, (rank, "stayed"))
+        placed |= dict.fromkeys(split.relegated, (rank + 1, "relegated"))
     return placed
 
 
