@@ -92,7 +92,8 @@ def test_a_two_division_season_played_and_the_next_built(organiser, make_member)
         entrants=[newcomer],
     )
     season.refresh_from_db()
-    assert season.closed_at is not None and not season.forced
+    assert season.closed_at is not None
+    assert not season.forced
     top.refresh_from_db()
     assert top.final_standings == top_order
 
