@@ -6,7 +6,7 @@ ninja API's operations as well, checked against ``api.urls``), so a route added 
 crawled without anyone listing it; a route whose path parameters this test cannot fill fails
 the test, naming the parameter to add to :func:`path_values`. Each parameter is filled from
 real objects made here (a tournament with live, finished and scheduled matches, a practice
-game, a cancelled fixture, a members-only one, a league of two divisions, imported games, a
+game, a cancelled fixture, a members-only one, a league, imported games, a
 challenge, a vacation, members of every standing) and from values that name nothing. Every
 route is asked GET, HEAD and OPTIONS by an anonymous visitor, an approved member, a pending
 member, a removed member and an organiser.
