@@ -34,7 +34,6 @@ from tournaments.standings import standings
 
 NEGATIVE_INTERVAL = "The interval between rounds cannot be negative."
 NO_SHOW_NOT_POSITIVE = "The no-show window must be positive."
-ALREADY_IN = "{names} already play in this league."
 
 _UNFINISHED = (Match.Status.SCHEDULED, Match.Status.LIVE)
 
@@ -265,7 +264,7 @@ def start_next_season(
         again = [member for member in newcomers if member.pk in playing]
         if again:
             names = ", ".join(str(member) for member in again)
-            raise InvalidFixture(ALREADY_IN.format(names=names))
+            raise InvalidFixture(f"{names} already play in this league.")
         members = {m.pk: m for m in Member.objects.filter(pk__in=playing)}
         leavers = set(season.leavers.values_list("member_id", flat=True))
         leavers |= {pk for pk, member in members.items() if not member.is_club_member}
