@@ -1,13 +1,14 @@
 """A league as its page shows it: the current season's divisions, each its table with the
 promotion and relegation zones marked (by the pure rules, :func:`tournaments.league.zones`)
-and the members leaving after it; the earlier seasons' divisions as links. Nothing here
-writes."""
+and the members leaving after it; the earlier seasons' divisions as links, with who went
+up and down from each. Nothing here writes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
+from accounts.models import Member
 from matches.models import Match, Tournament
 from tournaments import league as rules
 from tournaments.models import Division, League, LeagueSeason
@@ -38,9 +39,14 @@ class DivisionTable:
 
 @dataclass(frozen=True)
 class DivisionLink:
+    """An earlier season's division: its page, and who went up and down from it (by its
+    final standings; empty for a season never closed)."""
+
     rank: int
     tournament_id: int
     name: str
+    promoted: tuple[str, ...] = ()
+    relegated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,28 @@ def _table(division: Division, count: int, movers: int, leaving: set[int]) -> Di
     )
 
 
+def _links(divisions: list[Division], movers: int) -> list[DivisionLink]:
+    """An earlier season's divisions, each with the names in its zones."""
+    final = [d.final_standings or [] for d in divisions]
+    names = {
+        member.pk: str(member)
+        for member in Member.objects.filter(pk__in=[pk for ids in final for pk in ids])
+    }
+    links = []
+    for division, ids in zip(divisions, final, strict=True):
+        split = rules.zones(ids, rank=division.rank, divisions=len(divisions), movers=movers)
+        links.append(
+            DivisionLink(
+                rank=division.rank,
+                tournament_id=division.tournament.id,
+                name=division.tournament.name,
+                promoted=tuple(names[pk] for pk in split.promoted),
+                relegated=tuple(names[pk] for pk in split.relegated),
+            )
+        )
+    return links
+
+
 def league_summary(league: League) -> LeagueSummary:
     """The league's current season with its tables and zones, and the earlier seasons."""
     seasons = list(league.seasons.order_by("-number").prefetch_related("divisions__tournament"))
@@ -112,10 +140,7 @@ def league_summary(league: League) -> LeagueSummary:
                 number=past.number,
                 start=past.start,
                 closed_at=past.closed_at,
-                divisions=[
-                    DivisionLink(d.rank, d.tournament.id, d.tournament.name)
-                    for d in past.divisions.all()
-                ],
+                divisions=_links(list(past.divisions.all()), league.movers),
             )
             for past in earlier
         ],

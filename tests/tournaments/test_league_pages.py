@@ -127,7 +127,10 @@ def test_an_organiser_runs_a_league_from_its_pages(organiser, make_member) -> No
     # rest, and ivy at the foot.
     assert set(_zones(page, 1)) == {"dan", "cat", "hal", "ann"}
     assert set(_zones(page, 2)) == {"gus", "fay", "eve", ivy.username}
-    assert "Season 1" in page.split('id="previous-seasons"', 1)[1]
+    previous = page.split('id="previous-seasons"', 1)[1]
+    assert "<h3>Season 1</h3>" in previous
+    assert "Division 1</a> · down: ann</li>" in previous
+    assert "Division 2</a> · up: hal</li>" in previous
 
 
 def test_starting_a_season_with_games_unfinished_is_refused_on_the_page(organiser, alice, bob):
