@@ -20,10 +20,15 @@ given random final standings), with random leavers and entrants:
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tests.depth import repetitions
+from tournaments import league as league_module
 from tournaments.league import (
     MAX_DIVISION_SIZE,
     EnteredTwice,
@@ -70,6 +75,7 @@ def _pushed_down(final, rules: Rules, leavers, entrants) -> set[int]:
     return set()
 
 
+@settings(max_examples=repetitions(full=300, quick=60), deadline=None)
 @given(leagues())
 def test_every_member_once_and_sizes_respected(league) -> None:
     rules, final, leavers, entrants = league
@@ -92,6 +98,7 @@ def test_every_member_once_and_sizes_respected(league) -> None:
     )
 
 
+@settings(max_examples=repetitions(full=300, quick=60), deadline=None)
 @given(leagues())
 def test_the_zones_of_the_top_and_bottom_divisions_and_the_others(league) -> None:
     rules, final, _, _ = league
@@ -110,6 +117,7 @@ def test_the_zones_of_the_top_and_bottom_divisions_and_the_others(league) -> Non
             assert not set(split.promoted) & set(split.relegated)
 
 
+@settings(max_examples=repetitions(full=300, quick=60), deadline=None)
 @given(leagues())
 def test_nobody_is_placed_lower_than_the_rule_puts_them(league) -> None:
     rules, final, leavers, entrants = league
@@ -128,6 +136,7 @@ def test_nobody_is_placed_lower_than_the_rule_puts_them(league) -> None:
         assert (built.division_of(pk) or 0) >= lowest_member
 
 
+@settings(max_examples=repetitions(full=300, quick=60), deadline=None)
 @given(leagues())
 def test_with_no_leavers_promoted_go_up_one_relegated_down_one(league) -> None:
     rules, final, _, entrants = league
@@ -197,3 +206,15 @@ def test_refusals() -> None:
         next_season(((1, 2, 3),), rules, entrants=[3])
     with pytest.raises(EnteredTwice):
         next_season(((1, 2), (2, 3)), rules)
+
+
+def test_the_rules_are_pure() -> None:
+    """tournaments/league.py imports nothing but the standard library (no Django, no app)."""
+    source = Path(league_module.__file__).read_text(encoding="utf-8")
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+    assert imported <= {"__future__", "collections", "dataclasses"}, imported
