@@ -1,8 +1,11 @@
-"""What a Swiss tournament keeps beside the core's :class:`matches.models.Tournament`: its
+r"""What a Swiss tournament keeps beside the core's :class:`matches.models.Tournament`: its
 format and settings (:class:`Swiss`, one-to-one), each round as paired (:class:`SwissRound`,
 with its Gibson, and whether the organiser forced it) and each bye with its score
-(:class:`SwissBye`, counted by the standings). The fixtures themselves are the core's
-matches, made through ``create_match``; nothing here changes the core's tables."""
+(:class:`SwissBye`, counted by the standings); and what a league keeps (:class:`League`,
+its :class:`LeagueSeason`\ s, each season's :class:`Division`\ s, each tied to the
+round-robin tournament that is its fixtures, and the members withdrawn after a season,
+:class:`LeagueLeaver`). The fixtures themselves are the core's matches, made through
+``create_match``; nothing here changes the core's tables."""
 
 from __future__ import annotations
 
@@ -93,3 +96,103 @@ class SwissBye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} · bye in round {self.round_number}"
+
+
+# ---------------------------------------------------------------- leagues
+
+
+class League(models.Model):
+    """Seasons of divisions, each a round robin, with promotion and relegation between
+    them (docs/RULES.md section 3, "Leagues"; the rules are :mod:`tournaments.league`)."""
+
+    name = models.CharField(max_length=120)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_leagues"
+    )
+    division_size = models.PositiveSmallIntegerField()
+    #: N: how many go up from each division but the top, and down from each but the bottom.
+    movers = models.PositiveSmallIntegerField()
+    ruleset = models.CharField(max_length=40, default="word-duel")
+    lexicon = models.CharField(max_length=40, default="enable")
+    visibility = models.CharField(
+        max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
+    )
+    #: Between one round of a division's round robin and the next.
+    interval = models.DurationField()
+    #: Each pair meets twice, seats swapped (home and away), rather than once.
+    double = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    no_show_window = models.DurationField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueSeason(models.Model):
+    """One season: its number, when its first round kicks off, and when it was closed (its
+    final standings then recorded on each division)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    start = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    #: Closed while games were unfinished: they play on, but no longer count for the league.
+    forced = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="league_season_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} · Season {self.number}"
+
+
+class Division(models.Model):
+    """A season's division (rank 1 is the top): its round robin is an ordinary tournament,
+    so standings, pages, notices, deadlines and ratings work as for any other."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="divisions")
+    rank = models.PositiveSmallIntegerField()
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.PROTECT, related_name="league_division"
+    )
+    #: Member ids in the order of the table when the season was closed (None while open).
+    final_standings = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "rank"], name="league_division_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} · Division {self.rank}"
+
+
+class LeagueLeaver(models.Model):
+    """A member withdrawn from a league after a season: they are not in the next one.
+    Their results of that season stand."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="leavers")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_leavings"
+    )
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    withdrawn_at = models.DateTimeField()
+    reason = models.CharField(max_length=500)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "member"], name="league_leave_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} leaves {self.season.league} after season {self.season.number}"

@@ -18,6 +18,8 @@ from matches.models import Tournament
 from ratings import selectors as ratings_selectors
 from tournaments import listing, services
 from tournaments.forms import FixtureForm, RoundRobinForm
+from tournaments.league_forms import LeagueForm
+from tournaments.league_selectors import division_of
 from tournaments.standings import standings
 from tournaments.swiss_forms import SwissForm
 from tournaments.swiss_selectors import swiss_summary
@@ -60,6 +62,7 @@ def _tournament_page(
         "entrants": ratings_selectors.tournament_entrants(tournament),
         "swiss": swiss_summary(tournament),
         "swiss_refusal": refusal,
+        "division": division_of(tournament),
     }
     return render(request, "matches/tournament.html", context, status=status)
 
@@ -100,12 +103,14 @@ def _organise_page(
     fixture_form: FixtureForm | None = None,
     round_robin_form: RoundRobinForm | None = None,
     swiss_form: SwissForm | None = None,
+    league_form: LeagueForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     context = {
         "fixture_form": fixture_form or FixtureForm(prefix="fixture"),
         "round_robin_form": round_robin_form or RoundRobinForm(prefix="rr"),
         "swiss_form": swiss_form or SwissForm(prefix="swiss"),
+        "league_form": league_form or LeagueForm(prefix="league"),
     }
     return render(request, "matches/organise.html", context, status=status)
 
@@ -175,3 +180,21 @@ def organise_swiss(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(request, f"Created {tournament.name}: pair its first round when ready.")
     return redirect("tournament", tournament_id=tournament.id)
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def organise_league(request: HttpRequest) -> HttpResponse:
+    """Create a league and its first season through ``services.create_league``."""
+    form = LeagueForm(request.POST, prefix="league")
+    if not form.is_valid():
+        return _organise_page(request, league_form=form, status=400)
+    try:
+        league = services.create_league(organiser=_member(request), **form.service_kwargs())
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return _organise_page(request, league_form=form, status=error.status)
+    count = league.seasons.get().divisions.count()
+    divisions = "division" if count == 1 else "divisions"
+    messages.success(request, f"Created {league.name}: season 1 in {count} {divisions}.")
+    return redirect("league", league_id=league.id)

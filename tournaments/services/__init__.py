@@ -4,10 +4,22 @@ each, as the matches core's services (docs/DESIGN.md, "one way in").
 - :mod:`.fixtures`: scheduling fixtures and round robins;
 - :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture,
   substitutes a player, postpones a round or withdraws a player;
-- :mod:`.swiss`: a Swiss tournament, created, then paired round by round.
+- :mod:`.swiss`: a Swiss tournament, created, then paired round by round;
+- :mod:`.league`: a league of divisions, created, its seasons closed and the next built
+  (promotion and relegation), members withdrawn between seasons.
 """
 
 from tournaments.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
+from tournaments.services.league import (
+    LeagueSeasonClosed,
+    LeagueSeasonUnfinished,
+    NotALeague,
+    NotInLeague,
+    close_season,
+    create_league,
+    start_next_season,
+    withdraw_from_league,
+)
 from tournaments.services.organising import (
     fixture_cancel,
     fixture_reschedule,
@@ -26,11 +38,17 @@ from tournaments.services.swiss import (
 )
 
 __all__ = [
+    "LeagueSeasonClosed",
+    "LeagueSeasonUnfinished",
+    "NotALeague",
     "NotASwiss",
+    "NotInLeague",
     "SwissComplete",
     "SwissRoundUnfinished",
     "SwissTooSmall",
+    "close_season",
     "create_fixture",
+    "create_league",
     "create_round_robin",
     "create_swiss",
     "fixture_cancel",
@@ -41,4 +59,6 @@ __all__ = [
     "pair_next_round",
     "round_postpone",
     "round_robin_pairings",
+    "start_next_season",
+    "withdraw_from_league",
 ]
