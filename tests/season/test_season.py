@@ -1109,6 +1109,149 @@ def the_winter_swiss(season: Season) -> None:
     assert Match.objects.filter(tournament=swiss).count() == 4  # paired no further
 
 
+# ---------------------------------------------------------------- the spring league
+
+SPRING = "Spring League"
+
+
+def division_fixtures(season_number: int, rank: int) -> dict[Match, tuple[str, str]]:
+    """A league division's fixtures, each with its players' names (First, Second)."""
+    found = {}
+    name = f"{SPRING} · Season {season_number} · Division {rank}"
+    for match in Match.objects.filter(tournament__name=name).prefetch_related("seats__member"):
+        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
+        found[match] = (seats[0].member.username, seats[1].member.username)
+    return found
+
+
+def fixture_title(match: Match, names: tuple[str, str]) -> str:
+    """As the notices give it: the fixture's name and the names its players go by."""
+    shown = {
+        row.username: row.display_name or row.username
+        for row in MemberRow.objects.filter(username__in=names)
+    }
+    return f"{match.name}: {shown[names[0]]} v {shown[names[1]]}"
+
+
+def without_push(told: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The same notices as pushes, but for the organiser, whose browser takes none."""
+    return {name: subjects for name, subjects in told.items() if name != "olga"}
+
+
+def scheduled(fixtures: dict[Match, tuple[str, str]]) -> dict[str, list[str]]:
+    told: dict[str, list[str]] = {}
+    for match, names in fixtures.items():
+        for name in names:
+            told.setdefault(name, []).append(f"Fixture scheduled: {fixture_title(match, names)}")
+    return told
+
+
+def play_the_divisions(season: Season, season_number: int) -> dict[int, list[str]]:
+    """Every round of the season's two divisions kicks off at once (no interval); the
+    organiser rules each game for First; the divisions' final tables, best first."""
+    fixtures = {**division_fixtures(season_number, 1), **division_fixtures(season_number, 2)}
+    [kickoff] = {match.kickoff_at for match in fixtures}
+    assert kickoff is not None
+    season.world.to(kickoff - BEFORE_KICK_OFF)
+    reminders: dict[str, list[str]] = {}
+    for match, names in fixtures.items():
+        for name in names:
+            reminders.setdefault(name, []).append(
+                f"Kick-off in 1 minute: {fixture_title(match, names)}"
+            )
+    season.ledger.expect(
+        reminders,
+        without_push(reminders),
+        what=f"the league's season {season_number} kicks off soon",
+    )
+    season.world.to(kickoff + timedelta(seconds=1))
+    moves = {
+        names[0]: [
+            f"Your move: {fixture_title(m, n)}" for m, n in fixtures.items() if n[0] == names[0]
+        ]
+        for names in fixtures.values()
+        if names[0] not in QUIET
+    }
+    season.ledger.expect(moves, without_push(moves), what=f"season {season_number} kicked off")
+    results: dict[str, list[str]] = {}
+    for match, names in fixtures.items():
+        season["olga"].submit(
+            f"/organise/fixtures/?tournament={match.tournament_id}",
+            "Rule",
+            {"ruling": "first", "reason": "Played at the club's spring evening"},
+            action=f"/{match.id}/adjudicate/",
+        )
+        title = fixture_title(match, names)
+        results.setdefault(names[0], []).append(f"You won by an organiser's ruling: {title}")
+        results.setdefault(names[1], []).append(f"You lost by an organiser's ruling: {title}")
+    season.ledger.expect(results, without_push(results), what=f"season {season_number} ruled")
+    tables = {}
+    for rank in (1, 2):
+        name = f"{SPRING} · Season {season_number} · Division {rank}"
+        tournament = Tournament.objects.get(name=name)
+        table = season["ann"].get(f"/api/tournaments/{tournament.id}/standings").json()
+        tables[rank] = [row["username"] for row in table["standings"]]
+    return tables
+
+
+def the_spring_league(season: Season) -> None:
+    """The organiser starts a league of five in divisions of two (the bottom one takes the
+    odd player), one up and one down; the season is played (every game ruled by the
+    organiser); season 2 is started from the league's page: the top of division 2 goes up,
+    the foot of division 1 comes down, and each is told of their new fixtures."""
+    ladder = ("ann", "ben", "cat", "dan", "fay")
+    kickoff = (season.world.clock.now() + timedelta(days=1)).replace(
+        hour=20, minute=0, second=0, microsecond=0
+    )
+    page = season["olga"].submit(
+        "/organise/",
+        "Create league",
+        {
+            "league-name": SPRING,
+            "league-players": "\n".join(ladder),
+            "league-division_size": "2",
+            "league-movers": "1",
+            "league-first_kickoff": kickoff.strftime("%Y-%m-%dT%H:%M"),
+            "league-interval_hours": "0",
+            "league-meetings": "once",
+            "league-ruleset": "word-duel",
+            "league-visibility": "public",
+        },
+    )
+    assert SPRING in page_text(page.text)
+    league_url = re.search(r"/leagues/\d+/", page.url)
+    assert league_url, page.url
+    first = {**division_fixtures(1, 1), **division_fixtures(1, 2)}
+    assert {frozenset(n) for n in division_fixtures(1, 1).values()} == {frozenset(("ann", "ben"))}
+    assert {frozenset(n) for n in division_fixtures(1, 2).values()} == {
+        frozenset(pair) for pair in (("cat", "dan"), ("cat", "fay"), ("dan", "fay"))
+    }
+    told = scheduled(first)
+    season.ledger.expect(told, without_push(told), what="the league's first season")
+    tables = play_the_divisions(season, 1)
+    relegated, promoted = tables[1][-1], tables[2][0]
+    shown = page_text(season["ann"].get(league_url.group(0)).text)
+    assert "↑ Promotion" in shown
+    assert "↓ Relegation" in shown
+
+    start = kickoff + timedelta(days=7)
+    season["olga"].submit(
+        league_url.group(0),
+        "Start season 2",
+        {"next-first_kickoff": start.strftime("%Y-%m-%dT%H:%M"), "next-entrants": ""},
+    )
+    top = {n for names in division_fixtures(2, 1).values() for n in names}
+    bottom = {n for names in division_fixtures(2, 2).values() for n in names}
+    assert top == (set(tables[1]) - {relegated}) | {promoted}
+    assert bottom == (set(tables[2]) - {promoted}) | {relegated}
+    second = {**division_fixtures(2, 1), **division_fixtures(2, 2)}
+    told = scheduled(second)
+    season.ledger.expect(told, without_push(told), what="the league's second season")
+    shown = page_text(season["ann"].get(league_url.group(0)).text)
+    assert "Season 2" in shown
+    assert "Previous seasons" in shown
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -1124,6 +1267,7 @@ def test_a_club_season(season: Season) -> None:
     round_three(season)
     the_end(season)
     the_winter_swiss(season)
+    the_spring_league(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
