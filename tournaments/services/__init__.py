@@ -4,10 +4,17 @@ each, as the matches core's services (docs/DESIGN.md, "one way in").
 - :mod:`.fixtures`: scheduling fixtures and round robins;
 - :mod:`.organising`: an organiser reschedules, cancels, adjudicates or voids a fixture,
   substitutes a player, postpones a round or withdraws a player;
-- :mod:`.swiss`: a Swiss tournament, created, then paired round by round.
+- :mod:`.swiss`: a Swiss tournament, created, then paired round by round;
+- :mod:`.knockout`: a knockout, created with its bracket, then advanced as games finish.
 """
 
 from tournaments.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
+from tournaments.services.knockout import (
+    NotAKnockout,
+    advance_knockout,
+    advance_knockout_now,
+    create_knockout,
+)
 from tournaments.services.organising import (
     fixture_cancel,
     fixture_reschedule,
@@ -25,11 +32,15 @@ from tournaments.services.swiss import (
 )
 
 __all__ = [
+    "NotAKnockout",
     "NotASwiss",
+    "advance_knockout",
+    "advance_knockout_now",
     "SwissComplete",
     "SwissRoundUnfinished",
     "SwissTooSmall",
     "create_fixture",
+    "create_knockout",
     "create_round_robin",
     "create_swiss",
     "fixture_cancel",
