@@ -34,11 +34,11 @@ from tournaments.services.swiss import (
 __all__ = [
     "NotAKnockout",
     "NotASwiss",
-    "advance_knockout",
-    "advance_knockout_now",
     "SwissComplete",
     "SwissRoundUnfinished",
     "SwissTooSmall",
+    "advance_knockout",
+    "advance_knockout_now",
     "create_fixture",
     "create_knockout",
     "create_round_robin",

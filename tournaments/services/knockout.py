@@ -203,13 +203,12 @@ def _advance(knockout: Knockout, *, now: datetime) -> Advanced:
                 continue  # the tie's game is being played
             score = _score(knockout, tie, games)
             if score.decided:
-                winner = (
-                    (tie.top_id, tie.top_seed)
-                    if score.winner is bracket.Side.TOP
-                    else (tie.bottom_id, tie.bottom_seed)
-                )
-                assert winner[0] is not None and winner[1] is not None
-                _decide(knockout, tie, winner[0], winner[1], now=now)
+                on_top = score.winner is bracket.Side.TOP
+                winner_id = tie.top_id if on_top else tie.bottom_id
+                seed = tie.top_seed if on_top else tie.bottom_seed
+                assert winner_id is not None
+                assert seed is not None
+                _decide(knockout, tie, winner_id, seed, now=now)
                 decided.append(tie.pk)
                 continue
             match = _schedule_game(knockout, tie, games, now=now)
@@ -246,7 +245,8 @@ def _score(knockout: Knockout, tie: KnockoutTie, games: list[KnockoutGame]) -> b
             first_won = match.result == Match.Result.FIRST
             winner = bracket.Side.TOP if first_won == first_is_top else bracket.Side.BOTTOM
         counted.append(bracket.Game(winner=winner, spread=top_spread))
-    assert tie.top_seed is not None and tie.bottom_seed is not None
+    assert tie.top_seed is not None
+    assert tie.bottom_seed is not None
     return bracket.score_tie(
         knockout.best_of, counted, top_seed=tie.top_seed, bottom_seed=tie.bottom_seed
     )
@@ -254,7 +254,8 @@ def _score(knockout: Knockout, tie: KnockoutTie, games: list[KnockoutGame]) -> b
 
 def _top_moves_first(tie: KnockoutTie, number: int) -> bool:
     """Whether the tie's top player sits First in its game ``number``."""
-    assert tie.top_seed is not None and tie.bottom_seed is not None
+    assert tie.top_seed is not None
+    assert tie.bottom_seed is not None
     top_is_higher = tie.top_seed < tie.bottom_seed
     return top_is_higher == bracket.higher_seed_first(number)
 
@@ -317,7 +318,8 @@ def _schedule_game(
     )
     KnockoutGame.objects.create(tie=tie, match=match, number=number)
     top, bottom = tie.top, tie.bottom
-    assert top is not None and bottom is not None
+    assert top is not None
+    assert bottom is not None
     seated = (top, bottom) if _top_moves_first(tie, number) else (bottom, top)
     seat_players(match, seated, now=now)
     return match
