@@ -5,8 +5,8 @@ Every match of the round was already announced to its players by its own
 the same transaction. So that no player hears twice of the same new match, the round's
 notice takes that notice's place: the same key, its kind changed to ``round`` before
 anything was sent (the delivery is queued after the commit), and written afresh only where
-the fixture notice is missing. One notice a player a new match, saying which round it is (its content:
-``content.round_content``).
+the fixture notice is missing. One notice a player a new match, saying which round it is
+(what it says: ``content.round_content``).
 """
 
 from __future__ import annotations
