@@ -32,8 +32,7 @@ from tournaments.knockout import (
 
 def _seeds(ties) -> list[tuple[int | None, int | None]]:
     return [
-        (tie.top.seed if tie.top else None, tie.bottom.seed if tie.bottom else None)
-        for tie in ties
+        (tie.top.seed if tie.top else None, tie.bottom.seed if tie.bottom else None) for tie in ties
     ]
 
 

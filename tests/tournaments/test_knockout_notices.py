@@ -19,7 +19,7 @@ from matches.models import Match
 from matches.services.resignation import match_resign
 from notifications.batching import process_batch
 from notifications.models import Kind, Notice
-from tests.notifications.conftest import eager_tasks, smtp_server, text_of, to  # noqa: F401
+from tests.notifications.conftest import text_of, to
 from tournaments import services
 from tournaments.models import Knockout
 

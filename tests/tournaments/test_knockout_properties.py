@@ -13,6 +13,8 @@ played through to its final with random results:
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -57,13 +59,11 @@ def _play(seeding: list[int], pick: st.DataObject) -> list[tuple[Tie, ...]]:
 @given(fields)
 def test_every_entrant_appears_once_in_round_one(seeding: list[int]) -> None:
     bracket = draw(seeding)
-    drawn = [
-        entry.id for tie in bracket.first_round for entry in (tie.top, tie.bottom) if entry
-    ]
+    drawn = [entry.id for tie in bracket.first_round for entry in (tie.top, tie.bottom) if entry]
     assert sorted(drawn) == sorted(seeding)
     assert bracket.size == bracket_size(len(seeding))
     assert len(bracket.first_round) == bracket.size // 2
-    assert 2 ** bracket.rounds == bracket.size
+    assert 2**bracket.rounds == bracket.size
 
 
 @given(fields)
@@ -80,7 +80,7 @@ def test_rounds_carry_exactly_the_winners_and_byes_only_in_round_one(
 ) -> None:
     rounds = _play(seeding, data)
     assert len(rounds) == draw(seeding).rounds
-    for earlier, later in zip(rounds, rounds[1:], strict=False):
+    for earlier, later in itertools.pairwise(rounds):
         assert len(later) * 2 == len(earlier)
         assert all(tie.top is not None and tie.bottom is not None for tie in later)
         assert not any(tie.is_bye for tie in later)
