@@ -270,3 +270,9 @@ def score_tie(best_of: int, games: Iterable[Game], *, top_seed: int, bottom_seed
 def higher_seed_first(game_number: int) -> bool:
     """Whether the higher seed moves first in the tie's game ``game_number`` (from 1)."""
     return game_number % 2 == 1
+
+
+def round_name(number: int, rounds: int) -> str:
+    """``"Final"``, ``"Semi-final"``, ``"Quarter-final"``, else ``"Round 2"``."""
+    names = {0: "Final", 1: "Semi-final", 2: "Quarter-final"}
+    return names.get(rounds - number, f"Round {number}")

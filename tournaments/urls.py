@@ -12,6 +12,12 @@ urlpatterns = [
     path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
     path("organise/swiss/", views.organise_swiss, name="organise-swiss"),
+    path("organise/knockout/", views.organise_knockout, name="organise-knockout"),
+    path(
+        "organise/tournaments/<int:tournament_id>/advance/",
+        views.knockout_advance,
+        name="organise-knockout-advance",
+    ),
     path(
         "organise/tournaments/<int:tournament_id>/pair/",
         views.swiss_pair_round,

@@ -301,7 +301,7 @@ def _schedule_game(
         )
         kickoff = (last or now) + knockout.interval
     kickoff = max(kickoff, now)
-    label = f"{tournament.name} · {round_name(tie.round, knockout.rounds)}"
+    label = f"{tournament.name} · {bracket.round_name(tie.round, knockout.rounds)}"
     if knockout.best_of > 1:
         label += f" · Game {number}"
     match = create_match(
@@ -323,9 +323,3 @@ def _schedule_game(
     seated = (top, bottom) if _top_moves_first(tie, number) else (bottom, top)
     seat_players(match, seated, now=now)
     return match
-
-
-def round_name(number: int, rounds: int) -> str:
-    """``"Final"``, ``"Semi-final"``, ``"Quarter-final"``, else ``"Round 2"``."""
-    names = {0: "Final", 1: "Semi-final", 2: "Quarter-final"}
-    return names.get(rounds - number, f"Round {number}")

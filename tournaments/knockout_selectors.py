@@ -1,0 +1,152 @@
+"""A knockout as its tournament page draws it: a column per round, each tie with its seeds,
+names, the score of each game and of the tie, and its winner. Nothing here writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from matches import visibility
+from matches.models import Match, Tournament
+from tournaments import knockout as bracket
+from tournaments.models import Knockout, KnockoutTie
+
+if TYPE_CHECKING:
+    from accounts.models import Member
+
+
+@dataclass(frozen=True)
+class BracketSide:
+    """One side of a tie: seed and name (None: a bye, or a place not yet decided)."""
+
+    seed: int | None
+    name: str | None
+    won: bool
+
+
+@dataclass(frozen=True)
+class BracketGame:
+    """A game of a tie, scores from the tie's top side (``"—"`` before kick-off)."""
+
+    match_id: int
+    number: int
+    score: str
+    status_label: str
+
+
+@dataclass(frozen=True)
+class BracketTie:
+    slot: int
+    top: BracketSide
+    bottom: BracketSide
+    games: list[BracketGame]
+    #: The tie's points (``"2–1"``), once a game has a result.
+    score: str
+    bye: bool
+    decided: bool
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    number: int
+    name: str
+    ties: list[BracketTie]
+
+
+@dataclass(frozen=True)
+class BracketView:
+    best_of: int
+    seeding: str
+    current_round: int
+    rounds: list[BracketRound]
+    champion: str | None
+
+    @property
+    def finished(self) -> bool:
+        return self.champion is not None
+
+
+def _side(member: Member | None, seed: int | None, winner_id: int | None) -> BracketSide:
+    """The name as the site shows it (``Member.label``, as a seat's: display name and
+    username, so no one passes for another)."""
+    if member is None:
+        return BracketSide(seed=seed, name=None, won=False)
+    return BracketSide(seed=seed, name=member.label, won=member.pk == winner_id)
+
+
+def _tie(knockout: Knockout, tie: KnockoutTie) -> BracketTie:
+    games = []
+    counted = []
+    for game in tie.games.all():
+        match = game.match
+        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
+        top_first = seats[0].member_id == tie.top_id
+        top_score, bottom_score = (
+            (seats[0].score, seats[1].score) if top_first else (seats[1].score, seats[0].score)
+        )
+        kicked_off = match.status != Match.Status.SCHEDULED
+        games.append(
+            BracketGame(
+                match_id=match.id,
+                number=game.number,
+                score=f"{top_score}\u2013{bottom_score}" if kicked_off else "\u2014",
+                status_label=(
+                    visibility.result_text(match, seats)
+                    if match.is_over
+                    else match.get_status_display()
+                ),
+            )
+        )
+        if match.result:
+            winner = (
+                None
+                if match.result == Match.Result.DRAW
+                else bracket.Side.TOP
+                if (match.result == Match.Result.FIRST) == top_first
+                else bracket.Side.BOTTOM
+            )
+            counted.append(bracket.Game(winner=winner, spread=top_score - bottom_score))
+    score = ""
+    if counted and tie.top_seed is not None and tie.bottom_seed is not None:
+        score = bracket.score_tie(
+            knockout.best_of, counted, top_seed=tie.top_seed, bottom_seed=tie.bottom_seed
+        ).text
+    bye = tie.round == 1 and (tie.top_id is None) != (tie.bottom_id is None)
+    return BracketTie(
+        slot=tie.slot,
+        top=_side(tie.top, tie.top_seed, tie.winner_id),
+        bottom=_side(tie.bottom, tie.bottom_seed, tie.winner_id),
+        games=games,
+        score=score,
+        bye=bye,
+        decided=tie.winner_id is not None,
+    )
+
+
+def knockout_bracket(tournament: Tournament) -> BracketView | None:
+    """The knockout's bracket, or None for a tournament of another format. For a visitor
+    :func:`~matches.visibility.can_view_tournament` allowed: public facts only."""
+    knockout = Knockout.objects.filter(tournament=tournament).first()
+    if knockout is None:
+        return None
+    ties = knockout.ties.select_related("top", "bottom", "winner").prefetch_related(
+        "games__match__seats__member"
+    )
+    by_round: dict[int, list[BracketTie]] = {}
+    champion = None
+    for tie in ties:
+        by_round.setdefault(tie.round, []).append(_tie(knockout, tie))
+        if tie.round == knockout.rounds and tie.winner is not None:
+            champion = tie.winner.label
+    return BracketView(
+        best_of=knockout.best_of,
+        seeding=knockout.get_seeding_display(),
+        current_round=knockout.current_round,
+        rounds=[
+            BracketRound(
+                number, bracket.round_name(number, knockout.rounds), by_round.get(number, [])
+            )
+            for number in range(1, knockout.rounds + 1)
+        ],
+        champion=champion,
+    )
