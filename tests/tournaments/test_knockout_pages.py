@@ -90,7 +90,8 @@ def test_an_organiser_creates_a_knockout_and_its_bracket_is_drawn(organiser, mak
     assert 'id="knockout-advance"' in page
 
     listing = client.get("/tournaments/").content.decode()
-    assert f'data-tournament="{tournament.id}" data-format="Knockout"' in listing
+    line = listing.split(f'data-tournament="{tournament.id}"', 1)[1].split("</li>", 1)[0]
+    assert '<span class="badge format" data-format="Knockout">Knockout</span>' in line
 
 
 def test_the_bracket_shows_scores_and_the_winner(
