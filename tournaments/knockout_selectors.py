@@ -44,6 +44,8 @@ class BracketTie:
     score: str
     bye: bool
     decided: bool
+    #: Decided without playing on: the other player was no longer a club member.
+    walkover: bool
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ def _tie(knockout: Knockout, tie: KnockoutTie) -> BracketTie:
         score=score,
         bye=bye,
         decided=tie.winner_id is not None,
+        walkover=tie.walkover,
     )
 
 

@@ -146,6 +146,8 @@ class KnockoutTie(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     decided_at = models.DateTimeField(null=True, blank=True)
+    #: Decided without its games: the other player was no longer a club member.
+    walkover = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["round", "slot"]

@@ -13,11 +13,13 @@ import pytest
 from django.utils import timezone
 
 from common.errors import NotAllowed
+from common.events import MatchFinished
 from matches.models import Match
 from matches.services.errors import InvalidFixture
 from matches.services.resignation import match_resign
 from tournaments import services
 from tournaments.models import Knockout, KnockoutGame, KnockoutTie
+from tournaments.subscribers import advance_its_knockout
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +131,13 @@ def test_advancing_again_changes_nothing(
     by_hand = services.advance_knockout_now(organiser=organiser, tournament_id=tournament.id)
     assert by_hand.scheduled == []
     assert tournament.matches.count() == before
+    # The subscriber itself, heard twice for the same finish: no second game, no change.
+    finished = MatchFinished(
+        match_id=first.id, result="second", reason="resigned", rated=False, seats=()
+    )
+    advance_its_knockout(finished)
+    advance_its_knockout(finished)
+    assert tournament.matches.count() == before
     _lose(second, players[2], django_capture_on_commit_callbacks)
     (final,) = _live(tournament)
     assert set(_seated(final)) == {players[0].pk, players[1].pk}
@@ -157,6 +166,26 @@ def test_a_voided_game_is_replayed_and_a_drawn_best_of_one_goes_to_the_higher_se
         )
     tie = _tie(tournament, 1, 0)
     assert tie.winner_id == high.pk  # level, no spread: the higher seed
+    assert not _live(tournament)
+
+
+def test_a_player_removed_from_the_club_loses_the_tie_by_walkover(
+    organiser, make_member, django_capture_on_commit_callbacks
+) -> None:
+    from accounts.services import membership_remove
+
+    top, bottom = make_member("stays"), make_member("goes")
+    tournament = _knockout(organiser, [top, bottom], best_of=3)
+    (game,) = _live(tournament)
+    # Removed mid-game: the live game is lost (RULES.md section 3), 1-0 in a best of 3; the
+    # tie's next game would seat a non-member, so the tie is decided by walkover instead.
+    with django_capture_on_commit_callbacks(execute=True):
+        membership_remove(organiser=organiser, member_id=bottom.pk, reason="Left the club.")
+    game.refresh_from_db()
+    assert game.end_reason == Match.EndReason.WITHDRAWN
+    tie = _tie(tournament, 1, 0)
+    assert (tie.winner_id, tie.walkover) == (top.pk, True)
+    assert tournament.matches.count() == 1
     assert not _live(tournament)
 
 

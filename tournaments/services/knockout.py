@@ -23,6 +23,7 @@ from matches.services.common import now as _now
 from matches.services.common import require_organiser
 from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture
+from matches.visibility.access import is_club_member
 from ratings.selectors import current_ratings
 from tournaments import knockout as bracket
 from tournaments.models import Knockout, KnockoutGame, KnockoutTie
@@ -211,6 +212,11 @@ def _advance(knockout: Knockout, *, now: datetime) -> Advanced:
                 _decide(knockout, tie, winner_id, seed, now=now)
                 decided.append(tie.pk)
                 continue
+            walkover = _walkover(tie)
+            if walkover is not None:
+                _decide(knockout, tie, *walkover, now=now, walkover=True)
+                decided.append(tie.pk)
+                continue
             match = _schedule_game(knockout, tie, games, now=now)
             scheduled.append(match)
             if not games:
@@ -260,14 +266,40 @@ def _top_moves_first(tie: KnockoutTie, number: int) -> bool:
     return top_is_higher == bracket.higher_seed_first(number)
 
 
+def _walkover(tie: KnockoutTie) -> tuple[int, int] | None:
+    """The player who goes through without playing on, when the other (or both) is no
+    longer a club member as the tie's next game falls due: the one still a member, or of
+    two gone the higher seed (the next round walks them over in turn)."""
+    top, bottom = tie.top, tie.bottom
+    assert top is not None
+    assert bottom is not None
+    assert tie.top_seed is not None
+    assert tie.bottom_seed is not None
+    top_in, bottom_in = is_club_member(top), is_club_member(bottom)
+    if top_in and bottom_in:
+        return None
+    if top_in != bottom_in:
+        return (top.pk, tie.top_seed) if top_in else (bottom.pk, tie.bottom_seed)
+    if tie.top_seed < tie.bottom_seed:
+        return (top.pk, tie.top_seed)
+    return (bottom.pk, tie.bottom_seed)
+
+
 def _decide(
-    knockout: Knockout, tie: KnockoutTie, winner_id: int, seed: int, *, now: datetime
+    knockout: Knockout,
+    tie: KnockoutTie,
+    winner_id: int,
+    seed: int,
+    *,
+    now: datetime,
+    walkover: bool = False,
 ) -> None:
     """Record ``tie``'s winner and draw them into the next round's tie (top from an even
     slot, bottom from an odd one)."""
     tie.winner_id = winner_id
     tie.decided_at = now
-    tie.save(update_fields=["winner", "decided_at"])
+    tie.walkover = walkover
+    tie.save(update_fields=["winner", "decided_at", "walkover"])
     if tie.round >= knockout.rounds:
         return
     side = "top" if tie.slot % 2 == 0 else "bottom"
