@@ -3,13 +3,15 @@ names, the score of each game and of the tie, and its winner. Nothing here write
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from matches import visibility
+from matches.game_counts import counts, game_counts
 from matches.models import Match, Tournament
 from tournaments import knockout as bracket
-from tournaments.models import Knockout, KnockoutTie
+from tournaments.models import Knockout, KnockoutGame, KnockoutTie
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -76,13 +78,47 @@ def _side(member: Member | None, seed: int | None, winner_id: int | None) -> Bra
     return BracketSide(seed=seed, name=member.label, won=member.pk == winner_id)
 
 
+def top_moves_first(tie: KnockoutTie, number: int) -> bool:
+    """Whether the tie's top player sits First in its game ``number`` (the higher seed is
+    First in odd games): a game's sides go by its number, so a substitute seated by an
+    organiser plays for the side whose seat they took."""
+    assert tie.top_seed is not None
+    assert tie.bottom_seed is not None
+    return (tie.top_seed < tie.bottom_seed) == bracket.higher_seed_first(number)
+
+
+def tie_games(tie: KnockoutTie, games: Iterable[KnockoutGame]) -> list[bracket.Game]:
+    """The tie's games that count, as the bracket scores them: the winner by the game's
+    result, the spread from the top's side as the standings count it (RULES.md section 12:
+    a forfeit or a ruling adds none; a resignation never favours the resigner). A game
+    with no result (cancelled, voided, abandoned) does not count: it is replayed."""
+    counted = []
+    for game in games:
+        match = game.match
+        if not counts(match):
+            continue
+        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
+        first_is_top = top_moves_first(tie, game.number)
+        first_spread = 0
+        for line in game_counts(match, seats):
+            first_spread = line.spread if line.member_id == seats[0].member_id else -line.spread
+            break
+        if match.result == Match.Result.DRAW:
+            winner = None
+        else:
+            first_won = match.result == Match.Result.FIRST
+            winner = bracket.Side.TOP if first_won == first_is_top else bracket.Side.BOTTOM
+        spread = first_spread if first_is_top else -first_spread
+        counted.append(bracket.Game(winner=winner, spread=spread))
+    return counted
+
+
 def _tie(knockout: Knockout, tie: KnockoutTie) -> BracketTie:
     games = []
-    counted = []
     for game in tie.games.all():
         match = game.match
         seats = sorted(match.seats.all(), key=lambda seat: seat.position)
-        top_first = seats[0].member_id == tie.top_id
+        top_first = top_moves_first(tie, game.number)
         top_score, bottom_score = (
             (seats[0].score, seats[1].score) if top_first else (seats[1].score, seats[0].score)
         )
@@ -99,17 +135,11 @@ def _tie(knockout: Knockout, tie: KnockoutTie) -> BracketTie:
                 ),
             )
         )
-        if match.result:
-            winner = (
-                None
-                if match.result == Match.Result.DRAW
-                else bracket.Side.TOP
-                if (match.result == Match.Result.FIRST) == top_first
-                else bracket.Side.BOTTOM
-            )
-            counted.append(bracket.Game(winner=winner, spread=top_score - bottom_score))
+    counted = tie_games(tie, tie.games.all())
     score = ""
-    if counted and tie.top_seed is not None and tie.bottom_seed is not None:
+    if counted:
+        assert tie.top_seed is not None
+        assert tie.bottom_seed is not None
         score = bracket.score_tie(
             knockout.best_of, counted, top_seed=tie.top_seed, bottom_seed=tie.bottom_seed
         ).text

@@ -26,6 +26,7 @@ from matches.services.errors import InvalidFixture
 from matches.visibility.access import is_club_member
 from ratings.selectors import current_ratings
 from tournaments import knockout as bracket
+from tournaments.knockout_selectors import tie_games, top_moves_first
 from tournaments.models import Knockout, KnockoutGame, KnockoutTie
 from tournaments.services.fixtures import (
     announce_round,
@@ -234,36 +235,15 @@ def _advance(knockout: Knockout, *, now: datetime) -> Advanced:
 
 
 def _score(knockout: Knockout, tie: KnockoutTie, games: list[KnockoutGame]) -> bracket.TieScore:
-    """The tie so far, from its games with a result (one without is replayed)."""
-    counted = []
-    for game in games:
-        match = game.match
-        if match.result == Match.Result.NONE:
-            continue
-        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
-        first_is_top = _top_moves_first(tie, game.number)
-        top_spread = seats[0].score - seats[1].score
-        if not first_is_top:
-            top_spread = -top_spread
-        if match.result == Match.Result.DRAW:
-            winner = None
-        else:
-            first_won = match.result == Match.Result.FIRST
-            winner = bracket.Side.TOP if first_won == first_is_top else bracket.Side.BOTTOM
-        counted.append(bracket.Game(winner=winner, spread=top_spread))
+    """The tie so far, from its games that count (knockout_selectors.tie_games)."""
     assert tie.top_seed is not None
     assert tie.bottom_seed is not None
     return bracket.score_tie(
-        knockout.best_of, counted, top_seed=tie.top_seed, bottom_seed=tie.bottom_seed
+        knockout.best_of,
+        tie_games(tie, games),
+        top_seed=tie.top_seed,
+        bottom_seed=tie.bottom_seed,
     )
-
-
-def _top_moves_first(tie: KnockoutTie, number: int) -> bool:
-    """Whether the tie's top player sits First in its game ``number``."""
-    assert tie.top_seed is not None
-    assert tie.bottom_seed is not None
-    top_is_higher = tie.top_seed < tie.bottom_seed
-    return top_is_higher == bracket.higher_seed_first(number)
 
 
 def _walkover(tie: KnockoutTie) -> tuple[int, int] | None:
@@ -352,6 +332,6 @@ def _schedule_game(
     top, bottom = tie.top, tie.bottom
     assert top is not None
     assert bottom is not None
-    seated = (top, bottom) if _top_moves_first(tie, number) else (bottom, top)
+    seated = (top, bottom) if top_moves_first(tie, number) else (bottom, top)
     seat_players(match, seated, now=now)
     return match
