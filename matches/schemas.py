@@ -757,6 +757,10 @@ class StandingRow(Shape):
     lost: int
     points: float = Field(description="A win 1, a draw 0.5.")
     spread: int
+    byes: int = Field(
+        description="A Swiss's byes, counted in played, won/drawn/lost, points and spread as "
+        "the tournament's bye score says."
+    )
     separated_by: Literal["", "head-to-head", "member number"] = Field(
         description="The tie-break that placed this player above the next one, when points "
         "and spread did not."

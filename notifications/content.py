@@ -197,8 +197,9 @@ def fixture_content(
 def round_content(
     notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime
 ) -> NoticeContent | Stale:
-    """A new round's match (notifications/rounds.py): the fixture's notice, headed by its
-    round, "Round 2 of Club Swiss is paired"."""
+    """A new round's match (notifications/rounds.py): the fixture's notice (its subject
+    too, so a mailbox files it with the fixture's other notices), its text opening with the
+    round, "Round 2 of Club Swiss is paired."."""
     fixture = fixture_content(notice, access, zone, now)
     match = access.match
     tournament = match.tournament
@@ -208,7 +209,6 @@ def round_content(
     return fixture.model_copy(
         update={
             "kind": "round",
-            "subject": f"{round_words} is paired: {fixture.match_name or match.name}",
             "headline": "A new round for you",
             "lines": [f"{round_words} is paired.", *fixture.lines],
         }

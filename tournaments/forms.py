@@ -176,9 +176,10 @@ class FixtureForm(LocalTimeMixin):
         }
 
 
-def entrants(text: str, *, at_least: str) -> list[Member]:
+def entrants(text: str, *, at_least: str | None) -> list[Member]:
     """The members a tournament form names (usernames, one per line or separated by commas):
-    each once, each a member, at least two (``at_least``: "A Swiss needs", …)."""
+    each once, each a member, at least two (``at_least``: "A Swiss needs", …; None for a
+    list that may be empty, as a league's new entrants)."""
     names = [name for name in PLAYER_SEPARATORS.split(text) if name]
     if len({name.lower() for name in names}) != len(names):
         raise forms.ValidationError("Each player can be entered only once.")
@@ -193,7 +194,7 @@ def entrants(text: str, *, at_least: str) -> list[Member]:
         raise forms.ValidationError(
             "There is no member called " + ", ".join(repr(name) for name in unknown) + "."
         )
-    if len(members) < 2:
+    if at_least is not None and len(members) < 2:
         raise forms.ValidationError(f"{at_least} at least two players.")
     return members
 

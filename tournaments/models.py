@@ -1,11 +1,15 @@
-"""What a Swiss or a knockout keeps beside the core's :class:`matches.models.Tournament`.
+r"""What a Swiss, a league or a knockout keeps beside the core's
+:class:`matches.models.Tournament`.
 
 A Swiss: its format and settings (:class:`Swiss`, one-to-one), each round as paired
 (:class:`SwissRound`, with its Gibson, and whether the organiser forced it) and each bye
-with its score (:class:`SwissBye`, counted by the standings). A knockout: its settings
-(:class:`Knockout`, one-to-one), its bracket's ties (:class:`KnockoutTie`) and the games
-played in each (:class:`KnockoutGame`). The fixtures themselves are the core's matches,
-made through ``create_match``; nothing here changes the core's tables."""
+with its score (:class:`SwissBye`, counted by the standings). A league (:class:`League`):
+its :class:`LeagueSeason`\ s, each season's :class:`Division`\ s, each tied to the
+round-robin tournament that is its fixtures, and the members withdrawn after a season
+(:class:`LeagueLeaver`). A knockout: its settings (:class:`Knockout`, one-to-one), its
+bracket's ties (:class:`KnockoutTie`) and the games played in each (:class:`KnockoutGame`).
+The fixtures themselves are the core's matches, made through ``create_match``; nothing here
+changes the core's tables."""
 
 from __future__ import annotations
 
@@ -37,6 +41,9 @@ class Swiss(models.Model):
     #: How many places win a prize: a Gibsonized leader meets a player out of them.
     prize_places = models.PositiveSmallIntegerField(default=3)
     gibsonization = models.BooleanField(default=True)
+    #: Each round paired as soon as the one before is complete (round 1 when created);
+    #: the organiser may still pair a round early, by hand.
+    pair_automatically = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Swiss: {self.tournament}"
@@ -53,8 +60,9 @@ class SwissRound(models.Model):
     swiss = models.ForeignKey(Swiss, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
     paired_at = models.DateTimeField()
+    #: None: paired automatically, when the round before was complete.
     paired_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
     gibson = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -92,6 +100,109 @@ class SwissBye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} · bye in round {self.round_number}"
+
+
+# ---------------------------------------------------------------- leagues
+
+
+class League(models.Model):
+    """Seasons of divisions, each a round robin, with promotion and relegation between
+    them (docs/RULES.md section 3, "Leagues"; the rules are :mod:`tournaments.league`)."""
+
+    name = models.CharField(max_length=120)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_leagues"
+    )
+    division_size = models.PositiveSmallIntegerField()
+    #: N: how many go up from each division but the top, and down from each but the bottom.
+    movers = models.PositiveSmallIntegerField()
+    ruleset = models.CharField(max_length=40, default="word-duel")
+    lexicon = models.CharField(max_length=40, default="enable")
+    visibility = models.CharField(
+        max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
+    )
+    #: Between one round of a division's round robin and the next.
+    interval = models.DurationField()
+    #: Each pair meets twice, seats swapped (home and away), rather than once.
+    double = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    no_show_window = models.DurationField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueSeason(models.Model):
+    """One season: its number, when its first round kicks off, and when it was closed (its
+    final standings then recorded on each division)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    start = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    #: Closed while games were unfinished: they play on, but no longer count for the league.
+    forced = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="league_season_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} · Season {self.number}"
+
+
+class Division(models.Model):
+    """A season's division (rank 1 is the top): its round robin is an ordinary tournament,
+    so standings, pages, notices, deadlines and ratings work as for any other."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="divisions")
+    rank = models.PositiveSmallIntegerField()
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.PROTECT, related_name="league_division"
+    )
+    #: Member ids in the order of the table when the season was closed (None while open).
+    final_standings = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "rank"], name="league_division_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} · Division {self.rank}"
+
+
+class LeagueLeaver(models.Model):
+    """A member withdrawn from a league after a season: they are not in the next one.
+    Their results of that season stand."""
+
+    season = models.ForeignKey(LeagueSeason, on_delete=models.CASCADE, related_name="leavers")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="league_leavings"
+    )
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    withdrawn_at = models.DateTimeField()
+    reason = models.CharField(max_length=500)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "member"], name="league_leave_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} leaves {self.season.league} after season {self.season.number}"
+
+
+# ---------------------------------------------------------------- knockouts
 
 
 class Knockout(models.Model):

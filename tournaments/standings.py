@@ -190,6 +190,7 @@ def api_standings(tournament: Tournament) -> TournamentStandings:
                 lost=line.lost,
                 points=line.points,
                 spread=line.spread,
+                byes=line.byes,
                 separated_by=line.separated_by,
             )
             for rank, line in enumerate(standings(tournament), start=1)

@@ -1,14 +1,17 @@
 """What the tournaments app hears (common/events.py): a member removed from the club leaves
-every fixture of theirs that is not over, in the removal's own transaction; a knockout's
+every fixture of theirs that is not over, in the removal's own transaction; a finished game
+that completes a Swiss round pairs the next, if that Swiss pairs automatically; a knockout's
 game that finished moves its tie on, after the result's commit."""
 
 from __future__ import annotations
 
 from accounts.models import Member
 from common.events import MatchFinished, MemberRemoved, Phase, subscribe
+from matches.models import Match
 from tournaments.models import KnockoutGame
 from tournaments.services.knockout import advance_knockout
 from tournaments.services.organising import member_withdraw
+from tournaments.services.swiss import pair_completed_round
 
 
 def withdraw_from_their_fixtures(event: MemberRemoved) -> None:
@@ -19,6 +22,18 @@ def withdraw_from_their_fixtures(event: MemberRemoved) -> None:
         reason=event.reason,
         substitute_id=event.substitute_id,
     )
+
+
+def pair_the_next_swiss_round(event: MatchFinished) -> None:
+    """After the commit that finished the game (``pair_completed_round`` is a no-op unless
+    it was the round's last, and safe to run twice)."""
+    tournament_id = (
+        Match.objects.filter(pk=event.match_id, tournament__swiss__isnull=False)
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is not None:
+        pair_completed_round(tournament_id=tournament_id)
 
 
 def advance_its_knockout(event: MatchFinished) -> None:
@@ -38,4 +53,5 @@ def advance_its_knockout(event: MatchFinished) -> None:
 def subscribe_all() -> None:
     """Called once, from ``TournamentsConfig.ready()``."""
     subscribe(MemberRemoved, withdraw_from_their_fixtures, phase=Phase.IN_TRANSACTION)
+    subscribe(MatchFinished, pair_the_next_swiss_round)
     subscribe(MatchFinished, advance_its_knockout, phase=Phase.AFTER_COMMIT)

@@ -73,6 +73,15 @@ class SwissForm(FirstKickoffMixin):
         initial=True,
         help_text="Pair a leader certain of first place away from the contenders (as tsh).",
     )
+    pair_automatically = forms.BooleanField(
+        label="Pair rounds automatically",
+        required=False,
+        initial=True,
+        help_text=(
+            "Round 1 now, and each later round as soon as the one before is complete; you "
+            "can still pair a round early from the tournament's page."
+        ),
+    )
 
     def clean_players(self) -> list[Member]:
         return entrants(self.cleaned_data["players"], at_least="A Swiss needs")
@@ -93,4 +102,5 @@ class SwissForm(FirstKickoffMixin):
             "bye_spread": data["bye_spread"],
             "prize_places": data["prize_places"],
             "gibsonization": data["gibsonization"],
+            "pair_automatically": data["pair_automatically"],
         }

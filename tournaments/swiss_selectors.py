@@ -24,6 +24,8 @@ class SwissRoundLine:
     gibson: str | None
     forced: bool
     unfinished: int
+    #: Paired by itself, when the round before was complete (or round 1, at creation).
+    automatic: bool
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class SwissSummary:
     bye_score: str
     prize_places: int
     gibsonization: bool
+    pair_automatically: bool
     lines: list[SwissRoundLine]
     #: Games of the paired rounds not yet finished (the next round waits for them).
     unfinished: int
@@ -55,6 +58,7 @@ def swiss_summary(tournament: Tournament) -> SwissSummary | None:
             gibson=str(row.gibson) if row.gibson is not None else None,
             forced=row.forced,
             unfinished=row.unfinished,
+            automatic=row.paired_by_id is None,
         )
         for row in swiss.round_set.select_related("gibson")
     ]
@@ -67,6 +71,7 @@ def swiss_summary(tournament: Tournament) -> SwissSummary | None:
         bye_score=bye_score_text(swiss.bye_points, swiss.bye_spread),
         prize_places=swiss.prize_places,
         gibsonization=swiss.gibsonization,
+        pair_automatically=swiss.pair_automatically,
         lines=lines,
         unfinished=unfinished,
     )

@@ -1,9 +1,9 @@
-"""Page routes of tournaments and organising: the lists, a tournament, the organiser's
-forms and the fixture list with its actions."""
+"""Page routes of tournaments and organising: the lists, a tournament, a league, the
+organiser's forms and the fixture list with its actions."""
 
 from django.urls import path
 
-from tournaments import organise_views, views
+from tournaments import league_views, organise_views, views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
@@ -12,6 +12,18 @@ urlpatterns = [
     path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
     path("organise/swiss/", views.organise_swiss, name="organise-swiss"),
+    path("organise/league/", views.organise_league, name="organise-league"),
+    path("leagues/<int:league_id>/", league_views.league_detail, name="league"),
+    path(
+        "organise/leagues/<int:league_id>/next-season/",
+        league_views.league_next_season,
+        name="organise-league-next-season",
+    ),
+    path(
+        "organise/leagues/<int:league_id>/withdraw/",
+        league_views.league_withdraw,
+        name="organise-league-withdraw",
+    ),
     path("organise/knockout/", views.organise_knockout, name="organise-knockout"),
     path(
         "organise/tournaments/<int:tournament_id>/advance/",

@@ -20,6 +20,8 @@ from tournaments import listing, services
 from tournaments.forms import FixtureForm, RoundRobinForm
 from tournaments.knockout_forms import KnockoutForm
 from tournaments.knockout_selectors import knockout_bracket
+from tournaments.league_forms import LeagueForm
+from tournaments.league_selectors import division_of
 from tournaments.standings import standings
 from tournaments.swiss_forms import SwissForm
 from tournaments.swiss_selectors import swiss_summary
@@ -65,6 +67,7 @@ def _tournament_page(
         "refusal": refusal,
         "format": listing.tournament_format(tournament),
         "bracket": knockout_bracket(tournament),
+        "division": division_of(tournament),
     }
     return render(request, "matches/tournament.html", context, status=status)
 
@@ -131,6 +134,7 @@ def _organise_page(
     round_robin_form: RoundRobinForm | None = None,
     swiss_form: SwissForm | None = None,
     knockout_form: KnockoutForm | None = None,
+    league_form: LeagueForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     context = {
@@ -138,6 +142,7 @@ def _organise_page(
         "round_robin_form": round_robin_form or RoundRobinForm(prefix="rr"),
         "swiss_form": swiss_form or SwissForm(prefix="swiss"),
         "knockout_form": knockout_form or KnockoutForm(prefix="ko"),
+        "league_form": league_form or LeagueForm(prefix="league"),
     }
     return render(request, "matches/organise.html", context, status=status)
 
@@ -187,7 +192,7 @@ def organise_round_robin(request: HttpRequest) -> HttpResponse:
 @permission_required(ORGANISER_PERMISSION, raise_exception=True)
 def organise_swiss(request: HttpRequest) -> HttpResponse:
     """Create a Swiss through ``services.create_swiss``; its rounds are paired from its
-    page."""
+    page, or automatically (round 1 at once)."""
     form = SwissForm(request.POST, prefix="swiss")
     if not form.is_valid():
         return _organise_page(request, swiss_form=form, status=400)
@@ -196,8 +201,35 @@ def organise_swiss(request: HttpRequest) -> HttpResponse:
     except ServiceError as error:
         form.add_error(None, str(error))
         return _organise_page(request, swiss_form=form, status=error.status)
-    messages.success(request, f"Created {tournament.name}: pair its first round when ready.")
+    if form.cleaned_data["pair_automatically"]:
+        count = tournament.matches.count()
+        messages.success(
+            request,
+            f"Created {tournament.name} with round 1 paired ({count} fixture"
+            f"{'' if count == 1 else 's'}); each later round is paired when the one before "
+            "is complete.",
+        )
+    else:
+        messages.success(request, f"Created {tournament.name}: pair its first round when ready.")
     return redirect("tournament", tournament_id=tournament.id)
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def organise_league(request: HttpRequest) -> HttpResponse:
+    """Create a league and its first season through ``services.create_league``."""
+    form = LeagueForm(request.POST, prefix="league")
+    if not form.is_valid():
+        return _organise_page(request, league_form=form, status=400)
+    try:
+        league = services.create_league(organiser=_member(request), **form.service_kwargs())
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return _organise_page(request, league_form=form, status=error.status)
+    count = league.seasons.get().divisions.count()
+    divisions = "division" if count == 1 else "divisions"
+    messages.success(request, f"Created {league.name}: season 1 in {count} {divisions}.")
+    return redirect("league", league_id=league.id)
 
 
 @require_POST

@@ -6,10 +6,10 @@ ninja API's operations as well, checked against ``api.urls``), so a route added 
 crawled without anyone listing it; a route whose path parameters this test cannot fill fails
 the test, naming the parameter to add to :func:`path_values`. Each parameter is filled from
 real objects made here (a tournament with live, finished and scheduled matches, a practice
-game, a cancelled fixture, a members-only one, imported games, a challenge, a vacation,
-members of every standing) and from values that name nothing. Every route is asked GET, HEAD
-and OPTIONS by an anonymous visitor, an approved member, a pending member, a removed member
-and an organiser.
+game, a cancelled fixture, a members-only one, a league, imported games, a
+challenge, a vacation, members of every standing) and from values that name nothing. Every
+route is asked GET, HEAD and OPTIONS by an anonymous visitor, an approved member, a pending
+member, a removed member and an organiser.
 """
 
 from __future__ import annotations
@@ -110,6 +110,15 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
             rated=True,
         )
     services.open_due_matches()
+    league = organising.create_league(
+        organiser=organiser,
+        name="Crawl county league",
+        players=[alice, bob, carol],
+        division_size=2,
+        movers=1,
+        start=now + timedelta(days=1),
+        interval=timedelta(days=7),
+    )
     live = make_fixture(first=alice, second=bob, name="Live friendly")
     finished = make_fixture(first=alice, second=carol, name="Finished one")
     services.match_resign(match_id=finished.id, member=carol, client_id="crawl-resign")
@@ -172,6 +181,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
         ]
         + [NOTHING],
         "tournament_id": [str(tournament.id), NOTHING],
+        "league_id": [str(league.id), NOTHING],
         "game_id": [str(private_game.id), str(shared_game.id), NOTHING],
         "challenge_id": [str(challenge.id), NOTHING],
         "vacation_id": [str(vacation.id), NOTHING],

@@ -125,16 +125,41 @@ def _in_browser(work: Any, *args: Any) -> Any:
         return pool.submit(run).result(timeout=600)
 
 
-def _a_play(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """The best play of the caller's rack on the board, from the API's view of the match."""
+#: Turns passed, at most, waiting for a rack that makes a word (DNQSSTT on an empty board
+#: makes none; after the computer's word, a rack plays through its letters).
+PASSES_WAITING_FOR_A_WORD = 4
+
+
+def _a_play(state: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The best play of the caller's rack on the board, from the API's view of the match;
+    None when the rack makes no word there."""
     ruleset = get_ruleset(state["ruleset"])
     lexicon = get_lexicon(state["lexicon"], max_len=ruleset.lexicon_max_len)
     plays = legal_plays(
         Board.from_rows(state["board"]), state["rack"], ruleset=ruleset, lexicon=lexicon
     )
-    assert plays, f"no word from {state['rack']}"
+    if not plays:
+        return None
     best = min(plays, key=lambda play: play.sort_key)
     return [{"row": t.row, "col": t.col, "letter": t.letter, "blank": t.blank} for t in best.tiles]
+
+
+def _a_word_to_play(page: Any, match_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The match as it stands and a play from the member's rack, passing (at the board, as
+    she would) while her rack makes no word, until the computer's answer gives her one."""
+    from playwright.sync_api import expect
+
+    for _ in range(PASSES_WAITING_FOR_A_WORD + 1):
+        state = page.request.get(f"/api/matches/{match_id}/").json()
+        tiles = _a_play(state)
+        if tiles is not None:
+            return state, tiles
+        page.get_by_role("button", name="Pass…").click()
+        page.get_by_role("button", name="Yes, pass").click()
+        # Her pass and the computer's answer: two more moves in the list, then her turn.
+        expect(page.locator("#moves li")).to_have_count(state["turn_number"] + 2, timeout=60_000)
+        expect(page.locator("#turn-line")).to_contain_text("Your turn", timeout=60_000)
+    raise AssertionError(f"no word from {PASSES_WAITING_FOR_A_WORD + 1} racks in a row")
 
 
 def _sign_in_and_play_a_word(browser: Any, url: str, password: str) -> dict[str, Any]:
@@ -154,8 +179,7 @@ def _sign_in_and_play_a_word(browser: Any, url: str, password: str) -> dict[str,
     expect(board).to_have_attribute("data-synced", "yes")  # the socket is open and synced
     expect(page.locator("#turn-line")).to_contain_text("Your turn", timeout=60_000)
     match_id = int(re.findall(r"/matches/(\d+)/", page.url)[0])
-    before = page.request.get(f"/api/matches/{match_id}/").json()
-    tiles = _a_play(before)
+    before, tiles = _a_word_to_play(page, match_id)
     for tile in tiles:
         label = "blank," if tile["blank"] else f"{tile['letter']},"
         page.locator(f'#your-rack button[data-tile][aria-label^="{label}"]').first.click()
@@ -167,8 +191,8 @@ def _sign_in_and_play_a_word(browser: Any, url: str, password: str) -> dict[str,
     page.get_by_role("button", name="Play word").click()
     # The move list, not the status line: the computer's reply (a thread of the web process
     # in the quick start) may replace "You played ..." before it is read. The computer moves
-    # only after hers, so a first entry in the list means hers went through.
-    expect(page.locator("#moves li")).not_to_have_count(0)
+    # only after hers, so one more entry in the list means hers went through.
+    expect(page.locator("#moves li")).not_to_have_count(before["turn_number"])
     after = page.request.get(f"/api/matches/{match_id}/").json()
     context.close()
     assert errors == []

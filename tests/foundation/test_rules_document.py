@@ -57,6 +57,11 @@ SENT_BY: dict[str, frozenset[str]] = {
     "SwissRoundUnfinished": frozenset(),
     "SwissComplete": frozenset(),
     "SwissTooSmall": frozenset(),
+    # A league's seasons and withdrawals: the league page's forms only.
+    "NotALeague": frozenset(),
+    "LeagueSeasonUnfinished": frozenset(),
+    "LeagueSeasonClosed": frozenset(),
+    "NotInLeague": frozenset(),
     # A knockout's "advance now": the tournament page's button only.
     "NotAKnockout": frozenset(),
     # Membership (a seat over the socket; the rest on the account and members pages).
@@ -111,6 +116,13 @@ FORWARDED: dict[tuple[str, str], tuple[tuple[str, str, str], ...]] = {
     ("accounts.services", "refusal"): (("accounts.names", "display_name_refusal", "return"),),
     # An unknown ruleset: UnknownRuleset's own text, raised by get_ruleset.
     ("tournaments.services.fixtures", "str(error)"): (("engine.rulesets", "get_ruleset", "raise"),),
+    # A league's rules or a season's players refused by the pure rules (tournaments/league.py).
+    ("tournaments.services.league", "str(error)"): (
+        ("tournaments.league", "__post_init__", "raise"),
+        ("tournaments.league", "cut", "raise"),
+        ("tournaments.league", "_unique", "raise"),
+        ("tournaments.league", "next_season", "raise"),
+    ),
     # One practice match too many.
     ("practice.services", "unfinished_practice_message(limit)"): (
         ("practice.services", "unfinished_practice_message", "return"),

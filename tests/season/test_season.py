@@ -26,7 +26,9 @@ from django.contrib.auth.models import Permission
 from django.core.management import call_command
 
 from accounts.models import Member as MemberRow
+from engine.ladder import level_rating
 from matches.models import Match, Tournament
+from practice.models import LEVELS
 from tests.e2e.browser import expect
 from tests.season.browser import chromium, open_board
 from tests.season.ledger import Ledger, calendar_of, text_of
@@ -162,18 +164,24 @@ def invitations_and_approval(season: Season) -> None:
 
 def a_substitute_joins(season: Season) -> None:
     """eve joins by an invitation link, to stand in when asked."""
+    joins_by_invitation(season, "eve", "10.0.1.5")
+
+
+def joins_by_invitation(season: Season, name: str, ip: str) -> None:
+    """``name`` signs up by the organiser's one-use invitation link and confirms the
+    address mailed to them."""
     page = season["olga"].submit(
-        "/accounts/members/", "Create a link", {"max_uses": "1", "days": "14", "note": "eve"}
+        "/accounts/members/", "Create a link", {"max_uses": "1", "days": "14", "note": name}
     )
     [link] = set(re.findall(INVITATION, page.text))
-    eve = season.world.member("eve", "10.0.1.5")
-    season.people["eve"] = eve
-    season.ledger.address("eve", season.address("eve"))
-    eve.submit(link, "Sign up", sign_up_fields("eve", season.address("eve")))
+    member = season.world.member(name, ip)
+    season.people[name] = member
+    season.ledger.address(name, season.address(name))
+    member.submit(link, "Sign up", sign_up_fields(name, season.address(name)))
     told = season.ledger.expect(
-        {"eve": ["Confirm your email address for Word Duel"]}, {}, what="eve's sign-up"
+        {name: ["Confirm your email address for Word Duel"]}, {}, what=f"{name}'s sign-up"
     )
-    confirm_address(season, "eve", told["eve"].emails[0])
+    confirm_address(season, name, told[name].emails[0])
 
 
 def the_round_robin(season: Season) -> None:
@@ -610,8 +618,13 @@ def friendly_moves(
 
 
 def practice(season: Season) -> None:
-    """Dan plays the computer from the home page: the computer answers over the socket, and
-    nobody is mailed "your move" (practice is quiet by default); he resigns."""
+    """Dan plays the computer from the home page, its levels shown with their measured
+    ratings: the computer answers over the socket, and nobody is mailed "your move"
+    (practice is quiet by default); he resigns, and his move is reviewed beside the
+    computer's best from the same rack."""
+    home = page_text(season["dan"].get("/").text)
+    for level, label in LEVELS:
+        assert f"{label} · {level_rating(level, ruleset='word-duel').shown}" in home, label
     started = season["dan"].submit("/", "Play the computer")
     match, dan = board_of(season, started, "dan")
     assert dan.snapshot["your_seat"] == 0
@@ -625,6 +638,18 @@ def practice(season: Season) -> None:
         what="Dan's practice resigned",
     )
     dan.close()
+    review = season["dan"].get(f"/api/matches/{match.id}/review").json()
+    [move] = review["moves"]
+    assert move["number"] == 1
+    assert move["best"] is not None
+    assert move["best"]["score"] >= move["score"]
+    assert move["points_lost"] == move["best"]["score"] - move["score"]
+    assert review["points_left"] == move["points_lost"]
+    page = page_text(season["dan"].get(f"/matches/{match.id}/").text)
+    assert f"Points left on the board: {move['points_lost']}" in page
+    # The review is the player's own: another member, who may watch, is refused it.
+    refused = season["ann"].get(f"/api/matches/{match.id}/review", expect=403).json()
+    assert refused["code"] == "not_a_player"
 
 
 def club_life(season: Season) -> None:
@@ -905,6 +930,185 @@ def the_end(season: Season) -> None:
     assert season.world.errors_logged() == []
 
 
+# ---------------------------------------------------------------- the winter Swiss
+
+SWISS = "Winter Swiss"
+
+
+def swiss_fixtures(season: Season, round_number: int) -> dict[Match, tuple[str, str]]:
+    """The Swiss's fixtures of a round, each with its players' names (First, Second)."""
+    found = {}
+    for match in Match.objects.filter(
+        tournament__name=SWISS, round_number=round_number
+    ).prefetch_related("seats__member"):
+        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
+        found[match] = (seats[0].member.username, seats[1].member.username)
+    return found
+
+
+def swiss_title(match: Match, names: tuple[str, str]) -> str:
+    return f"{SWISS} · Round {match.round_number}: {names[0].title()} v {names[1].title()}"
+
+
+def swiss_bye(season: Season, round_number: int) -> str:
+    from tournaments.models import SwissBye
+
+    return SwissBye.objects.get(
+        swiss__tournament__name=SWISS, round_number=round_number
+    ).member.username
+
+
+def swiss_round(season: Season, round_number: int) -> dict[str, Any]:
+    """The round's kick-off (its reminders and the "your move" of those who kept it on), then
+    in each game Second resigns at once; the results told; what each game ended with."""
+    fixtures = swiss_fixtures(season, round_number)
+    kickoff = {match.kickoff_at for match in fixtures}
+    assert len(kickoff) == 1, "a Swiss round kicks off at one time"
+    [at] = kickoff
+    assert at is not None
+    season.world.to(at - BEFORE_KICK_OFF)
+    season.ledger.expect(
+        {
+            name: [f"Kick-off in 1 minute: {swiss_title(match, names)}"]
+            for match, names in fixtures.items()
+            for name in names
+        },
+        what=f"two minutes before the Swiss's round {round_number}",
+    )
+    players = {match: boards(season, match, *names) for match, names in fixtures.items()}
+    season.world.to(at + timedelta(seconds=1))
+    for first, _second in players.values():
+        assert first.event("opened")["data"]["status"] == "live"
+    season.ledger.expect(
+        {
+            names[0]: [f"Your move: {swiss_title(match, names)}"]
+            for match, names in fixtures.items()
+            if names[0] not in QUIET
+        },
+        what=f"the Swiss's round {round_number} kicks off",
+    )
+    ended = {}
+    for match, (first, second) in players.items():
+        assert send(second, {"type": "resign"})["code"] == "resigned"
+        ended[fixtures[match]] = first.event("ended")["data"]
+        assert ended[fixtures[match]]["result"] == "first"
+        first.close()
+        second.close()
+    return ended
+
+
+def resignations(fixtures: dict[Match, tuple[str, str]]) -> dict[str, list[str]]:
+    """What each player of a round is told when Second resigns every game."""
+    told: dict[str, list[str]] = {}
+    for match, names in fixtures.items():
+        told.setdefault(names[0], []).append(f"You won by resignation: {swiss_title(match, names)}")
+        told.setdefault(names[1], []).append(
+            f"You lost by resignation: {swiss_title(match, names)}"
+        )
+    return told
+
+
+def merged(*parts: dict[str, list[str]]) -> dict[str, list[str]]:
+    told: dict[str, list[str]] = {}
+    for part in parts:
+        for name, subjects in part.items():
+            told.setdefault(name, []).extend(subjects)
+    return told
+
+
+def the_winter_swiss(season: Season) -> None:
+    """After the league, fay joins and the organiser runs a two-round Swiss of five that pairs
+    itself: round 1 at once, with a bye (a win, +50), each player told of their fixture;
+    round 2 paired the moment round 1's last game ends, with no rematch and the bye to
+    someone new; the table counts the byes. Eve, no longer here, is not entered."""
+    joins_by_invitation(season, "fay", "10.0.1.6")
+    entrants = (*PLAYERS, "fay")
+    kickoff = (season.world.clock.now() + timedelta(days=1)).replace(
+        hour=19, minute=0, second=0, microsecond=0
+    )
+    page = season["olga"].submit(
+        "/organise/",
+        "Create Swiss",
+        {
+            "swiss-name": SWISS,
+            "swiss-players": "\n".join(entrants),
+            "swiss-rounds": "2",
+            "swiss-first_kickoff": kickoff.strftime("%Y-%m-%dT%H:%M"),
+            "swiss-interval_hours": "24",
+            "swiss-ruleset": "word-duel",
+            "swiss-visibility": "public",
+            "swiss-bye_points": "1",
+            "swiss-bye_spread": "50",
+            "swiss-prize_places": "3",
+            "swiss-gibsonization": "on",
+            "swiss-pair_automatically": "on",
+        },
+    )
+    assert f"Created {SWISS} with round 1 paired (2 fixtures)" in page_text(page.text)
+    swiss = Tournament.objects.get(name=SWISS)
+    round_one = swiss_fixtures(season, 1)
+    first_bye = swiss_bye(season, 1)
+    assert sorted([first_bye, *(n for names in round_one.values() for n in names)]) == sorted(
+        entrants
+    )
+    season.ledger.expect(
+        {
+            name: [f"Fixture scheduled: {swiss_title(match, names)}"]
+            for match, names in round_one.items()
+            for name in names
+        },
+        what="the Swiss's round 1 paired at its creation",
+    )
+    shown = page_text(season["ann"].get(f"/tournaments/{swiss.id}/").text)
+    assert "Swiss: 1 of 2 rounds paired" in shown
+    assert "Automatically, when the Swiss was created" in shown
+
+    swiss_round(season, 1)  # its last resignation pairs round 2
+    wait_until(
+        lambda: Match.objects.filter(tournament=swiss, round_number=2).count() == 2,
+        what="round 2 paired by round 1's last result",
+    )
+    round_two = swiss_fixtures(season, 2)
+    second_bye = swiss_bye(season, 2)
+    assert second_bye != first_bye
+    met = {frozenset(names) for names in round_one.values()}
+    assert not met & {frozenset(names) for names in round_two.values()}, "a rematch"
+    season.ledger.expect(
+        merged(
+            resignations(round_one),
+            {
+                name: [f"Fixture scheduled: {swiss_title(match, names)}"]
+                for match, names in round_two.items()
+                for name in names
+            },
+        ),
+        what="the Swiss's round 1 resigned, and round 2 paired",
+    )
+    assert min(match.kickoff_at for match in round_two) == kickoff + timedelta(hours=24)
+    shown = page_text(season["ann"].get(f"/tournaments/{swiss.id}/").text)
+    assert "Automatically, when round 1 was complete" in shown
+
+    swiss_round(season, 2)
+    season.ledger.expect(resignations(round_two), what="the Swiss's round 2 resigned")
+    # The table: two games (or a game and a bye) each; a bye is a win with +50.
+    table = season["fay"].get(f"/api/tournaments/{swiss.id}/standings").json()["standings"]
+    rows = {row["username"]: row for row in table}
+    assert set(rows) == set(entrants)
+    assert {name: row["byes"] for name, row in rows.items()} == {
+        name: int(name in (first_bye, second_bye)) for name in entrants
+    }
+    assert all(row["played"] == 2 for row in rows.values())
+    winners = [names[0] for names in (*round_one.values(), *round_two.values())]
+    for name, row in rows.items():
+        byes = row["byes"]
+        assert row["won"] == winners.count(name) + byes, (name, row)
+        assert row["points"] == row["won"]
+    assert [row["points"] for row in table] == sorted(
+        (row["points"] for row in table), reverse=True
+    )
+    assert Match.objects.filter(tournament=swiss).count() == 4  # paired no further
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -919,6 +1123,7 @@ def test_a_club_season(season: Season) -> None:
     club_life(season)
     round_three(season)
     the_end(season)
+    the_winter_swiss(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"

@@ -2,9 +2,10 @@
 through the real path (an SMTP server, the notice's task run after the commit).
 
 Each player of a new round's match hears of it once: the round's notice takes the place
-of the fixture's own (same key), so there is no "Fixture scheduled" beside it. A knockout's
-round 1 and each later round, and a Swiss's paired round, are told as rounds; a tie's
-second game is a plain fixture (no new round).
+of the fixture's own (same key and subject, "Fixture scheduled: …"), its text opening with
+"Round N of <tournament> is paired.", so there is never a second email about the match.
+A knockout's round 1 and each later round, and a Swiss's paired round, are told as
+rounds; a tie's second game is a plain fixture (no new round).
 """
 
 from __future__ import annotations
@@ -39,10 +40,16 @@ def four(make_member):
     return players
 
 
-def _told(smtp, member, prefix: str) -> list[str]:
+def _letters(smtp, member, match_name: str) -> list[tuple[str, str]]:
+    """Each fixture (or round) email to ``member`` about ``match_name``: subject, text. (A
+    "Your move" at kick-off is another notice, about the move.)"""
     process_batch().flush()
-    subjects = [str(m["Subject"]).strip() for m in to(smtp, member.email)]
-    return [subject for subject in subjects if subject.startswith(prefix)]
+    subject = f"Fixture scheduled: {match_name}"
+    return [
+        (str(m["Subject"]).strip(), text_of(m))
+        for m in to(smtp, member.email)
+        if str(m["Subject"]).strip().startswith(subject)
+    ]
 
 
 def _notices(member, match) -> list[str]:
@@ -74,12 +81,12 @@ def test_each_knockout_round_is_told_once_a_match_and_a_second_game_as_a_fixture
         for seat in match.seats.all():
             assert _notices(seat.member, match) == [Kind.ROUND]
     for member in four:
-        [subject] = _told(smtp_server, member, "Round 1 of Club Cup is paired")
-        assert "Club Cup · Semi-final · Game 1" in subject
-        assert _told(smtp_server, member, "Fixture scheduled") == []
-    [letter] = [m for m in to(smtp_server, dan.email) if "paired" in m["Subject"]]
-    assert "Round 1 of Club Cup is paired." in text_of(letter)
-    assert "You sit Second, against ann." in text_of(letter)
+        [(subject, text)] = _letters(smtp_server, member, "Club Cup · Semi-final · Game 1")
+        assert subject.startswith("Fixture scheduled: Club Cup · Semi-final · Game 1")
+        assert "A new round for you" in text
+        assert "Round 1 of Club Cup is paired." in text
+    [(_, text)] = _letters(smtp_server, dan, "Club Cup · Semi-final · Game 1")
+    assert "You sit Second, against ann." in text
 
     # dan resigns game 1: game 2 of ann v dan is a fixture, not a round.
     one_v_four = next(m for m in semis if dan.pk in {s.member_id for s in m.seats.all()})
@@ -87,7 +94,9 @@ def test_each_knockout_round_is_told_once_a_match_and_a_second_game_as_a_fixture
         match_resign(match_id=one_v_four.id, member=dan, client_id=f"k{next(_client_ids)}")
     game_two = tournament.matches.get(status=Match.Status.LIVE, seats__member=dan)
     assert _notices(dan, game_two) == [Kind.FIXTURE]
-    assert len(_told(smtp_server, dan, "Fixture scheduled")) == 1
+    [(subject, text)] = _letters(smtp_server, dan, "Club Cup · Semi-final · Game 2")
+    assert subject.startswith("Fixture scheduled: ")
+    assert "is paired" not in text
 
     # Both semi-finals won 2-0 by ann and ben: the final is told as round 2, once each.
     for loser in (dan, cat, cat):
@@ -97,10 +106,11 @@ def test_each_knockout_round_is_told_once_a_match_and_a_second_game_as_a_fixture
     final = tournament.matches.get(status=Match.Status.LIVE)
     for member in (ann, ben):
         assert _notices(member, final) == [Kind.ROUND]
-        [subject] = _told(smtp_server, member, "Round 2 of Club Cup is paired")
-        assert "Club Cup · Final · Game 1" in subject
+        [(subject, text)] = _letters(smtp_server, member, "Club Cup · Final · Game 1")
+        assert subject.startswith("Fixture scheduled: Club Cup · Final · Game 1")
+        assert "Round 2 of Club Cup is paired." in text
     for member in (cat, dan):
-        assert _told(smtp_server, member, "Round 2") == []
+        assert _letters(smtp_server, member, "Club Cup · Final") == []
 
 
 def test_a_swiss_round_is_told_once_a_match(
@@ -120,6 +130,6 @@ def test_a_swiss_round_is_told_once_a_match(
         for seat in match.seats.all():
             assert _notices(seat.member, match) == [Kind.ROUND]
     for member in four:
-        [subject] = _told(smtp_server, member, "Round 1 of Autumn Swiss is paired")
-        assert "Autumn Swiss · Round 1" in subject
-        assert _told(smtp_server, member, "Fixture scheduled") == []
+        [(subject, text)] = _letters(smtp_server, member, "Autumn Swiss · Round 1")
+        assert subject.startswith("Fixture scheduled: Autumn Swiss · Round 1")
+        assert "Round 1 of Autumn Swiss is paired." in text

@@ -187,3 +187,72 @@ def test_a_player_no_longer_a_member_is_not_paired(organiser, make_member) -> No
     type(gone).objects.filter(pk__in=[players[1].pk, players[2].pk]).update(membership="removed")
     with pytest.raises(services.SwissTooSmall):
         services.pair_next_round(organiser=organiser, tournament_id=tournament.id)
+
+
+def test_an_automatic_swiss_pairs_each_round_when_the_one_before_is_complete(
+    organiser, make_member, client, django_capture_on_commit_callbacks
+) -> None:
+    players = [make_member(f"auto{i}") for i in range(1, 6)]
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = _swiss(organiser, players, rounds=3, pair_automatically=True)
+    # Round 1 is paired at creation, by nobody.
+    assert list(
+        SwissRound.objects.filter(swiss__tournament=tournament).values_list("number", "paired_by")
+    ) == [(1, None)]
+    assert tournament.matches.filter(round_number=1).count() == 2
+    assert services.pair_completed_round(tournament_id=tournament.id) is None  # round 1 unfinished
+
+    first, second = tournament.matches.filter(round_number=1).order_by("id")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_adjudicate(
+            organiser=organiser, match_id=first.id, ruling="first", reason="Decided."
+        )
+    assert not tournament.matches.filter(round_number=2).exists()  # one game still to finish
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_adjudicate(
+            organiser=organiser, match_id=second.id, ruling="second", reason="Decided."
+        )
+    # The round's last game paired round 2, with a new bye, and doing it again does nothing.
+    assert tournament.matches.filter(round_number=2).count() == 2
+    assert services.pair_completed_round(tournament_id=tournament.id) is None
+    assert SwissRound.objects.filter(swiss__tournament=tournament).count() == 2
+    assert (
+        SwissBye.objects.filter(swiss__tournament=tournament).values("member").distinct().count()
+        == 2
+    )
+
+    client.force_login(organiser)
+    table = client.get(f"/api/tournaments/{tournament.id}/standings").json()["standings"]
+    byes = set(
+        SwissBye.objects.filter(swiss__tournament=tournament).values_list("member_id", flat=True)
+    )
+    assert {row["member_id"]: row["byes"] for row in table} == {
+        player.pk: int(player.pk in byes) for player in players
+    }
+    page = client.get(f"/tournaments/{tournament.id}/").content.decode()
+    assert "Automatically, when the Swiss was created" in page
+    assert "Automatically, when round 1 was complete" in page
+
+    # The organiser may still pair the last round early, by hand.
+    third = services.pair_next_round(organiser=organiser, tournament_id=tournament.id, force=True)
+    assert third.number == 3
+    assert SwissRound.objects.get(swiss__tournament=tournament, number=3).paired_by == organiser
+    with django_capture_on_commit_callbacks(execute=True):
+        _finish_round(organiser, tournament, 2)
+        _finish_round(organiser, tournament, 3)
+    assert (
+        SwissRound.objects.filter(swiss__tournament=tournament).count() == 3
+    )  # none past the last
+
+
+def test_a_swiss_paired_by_hand_is_never_paired_automatically(
+    organiser, make_member, django_capture_on_commit_callbacks
+) -> None:
+    players = [make_member(f"hand{i}") for i in range(1, 5)]
+    tournament = _swiss(organiser, players, rounds=2)
+    assert not tournament.matches.exists()
+    services.pair_next_round(organiser=organiser, tournament_id=tournament.id)
+    with django_capture_on_commit_callbacks(execute=True):
+        _finish_round(organiser, tournament, 1)
+    assert services.pair_completed_round(tournament_id=tournament.id) is None
+    assert SwissRound.objects.filter(swiss__tournament=tournament).count() == 1

@@ -99,12 +99,15 @@ def create_swiss(
     bye_spread: int = 50,
     prize_places: int = 3,
     gibsonization: bool = True,
+    pair_automatically: bool = False,
 ) -> Tournament:
     """A Swiss tournament with its players and settings, and no fixtures yet: each round
     is paired by :func:`pair_next_round`. Round N kicks off at ``first_kickoff`` plus
     N - 1 ``interval``\\ s, or when it is paired if that is later. A bye scores
     ``bye_points`` (a win, a draw or a loss) and ``bye_spread``; ``prize_places`` is how
-    many places win a prize, for Gibsonization. ``rated`` holds for every fixture."""
+    many places win a prize, for Gibsonization. ``rated`` holds for every fixture.
+    ``pair_automatically``: round 1 is paired now, and each later round as soon as the one
+    before is complete (:func:`pair_completed_round`); the organiser may still pair early."""
     require_organiser(organiser)
     name = clean_name(name, what="tournament")
     unique = list(dict.fromkeys(players))
@@ -142,7 +145,12 @@ def create_swiss(
             bye_spread=bye_spread,
             prize_places=prize_places,
             gibsonization=gibsonization,
+            pair_automatically=pair_automatically,
         )
+        if pair_automatically:
+            swiss = _locked_swiss(tournament.pk)
+            assert swiss is not None
+            _pair(swiss, paired_by=None, force=False, now=_now())
     return tournament
 
 
@@ -218,55 +226,85 @@ def pair_next_round(
     require_organiser(organiser)
     now = now or _now()
     with transaction.atomic():
-        swiss = (
-            Swiss.objects.select_for_update()
-            .select_related("tournament")
-            .filter(tournament_id=tournament_id)
-            .first()
-        )
+        swiss = _locked_swiss(tournament_id)
         if swiss is None:
             raise NotASwiss(NotASwiss.MESSAGE)
-        tournament = swiss.tournament
-        number = swiss.round_set.count() + 1
-        if number > swiss.rounds:
-            raise SwissComplete(SwissComplete.MESSAGE)
-        unfinished = tournament.matches.filter(status__in=_UNFINISHED).count()
-        if unfinished and not force:
-            raise SwissRoundUnfinished(SwissRoundUnfinished.MESSAGE)
-        players = [p for p in tournament.players.order_by("pk") if p.is_club_member]
-        if len(players) < 2:
-            raise SwissTooSmall(SwissTooSmall.MESSAGE)
-        entrants = _entrants(swiss, players, now=now)
-        paired = pairing.pair_round(
-            entrants,
-            rounds_left=swiss.rounds - number + 1,
-            prize_places=swiss.prize_places,
-            gibsonization=swiss.gibsonization,
-        )
-        kickoff = max(swiss.first_kickoff + swiss.interval * (number - 1), now)
-        by_id = {player.pk: player for player in players}
-        matches = [
-            _schedule(swiss, number, kickoff, by_id[first], by_id[second], now=now)
-            for first, second in paired.pairs
-        ]
-        if paired.bye is not None:
-            SwissBye.objects.create(
-                swiss=swiss,
-                round_number=number,
-                member=by_id[paired.bye],
-                points=swiss.bye_points,
-                spread=swiss.bye_spread,
-            )
-        SwissRound.objects.create(
+        return _pair(swiss, paired_by=organiser, force=force, now=now)
+
+
+def pair_completed_round(*, tournament_id: int, now: datetime | None = None) -> PairedRound | None:
+    """Pair the next round of a Swiss that pairs automatically, if the rounds paired so
+    far are complete and a round is left; None when there is nothing to do. Safe to call
+    again and from two places at once: it locks the Swiss row, and once a round is paired
+    its own unfinished games make every later call a no-op until it is complete."""
+    now = now or _now()
+    with transaction.atomic():
+        swiss = _locked_swiss(tournament_id)
+        if swiss is None or not swiss.pair_automatically:
+            return None
+        if swiss.round_set.count() >= swiss.rounds:
+            return None
+        if swiss.tournament.matches.filter(status__in=_UNFINISHED).exists():
+            return None
+        try:
+            return _pair(swiss, paired_by=None, force=False, now=now)
+        except SwissTooSmall:
+            return None
+
+
+def _locked_swiss(tournament_id: int) -> Swiss | None:
+    return (
+        Swiss.objects.select_for_update()
+        .select_related("tournament")
+        .filter(tournament_id=tournament_id)
+        .first()
+    )
+
+
+def _pair(swiss: Swiss, *, paired_by: Member | None, force: bool, now: datetime) -> PairedRound:
+    """Pair and schedule the next round of ``swiss`` (its row locked by the caller);
+    ``paired_by`` None when the round is paired automatically."""
+    tournament = swiss.tournament
+    number = swiss.round_set.count() + 1
+    if number > swiss.rounds:
+        raise SwissComplete(SwissComplete.MESSAGE)
+    unfinished = tournament.matches.filter(status__in=_UNFINISHED).count()
+    if unfinished and not force:
+        raise SwissRoundUnfinished(SwissRoundUnfinished.MESSAGE)
+    players = [p for p in tournament.players.order_by("pk") if p.is_club_member]
+    if len(players) < 2:
+        raise SwissTooSmall(SwissTooSmall.MESSAGE)
+    entrants = _entrants(swiss, players, now=now)
+    paired = pairing.pair_round(
+        entrants,
+        rounds_left=swiss.rounds - number + 1,
+        prize_places=swiss.prize_places,
+        gibsonization=swiss.gibsonization,
+    )
+    kickoff = max(swiss.first_kickoff + swiss.interval * (number - 1), now)
+    by_id = {player.pk: player for player in players}
+    matches = [
+        _schedule(swiss, number, kickoff, by_id[first], by_id[second], now=now)
+        for first, second in paired.pairs
+    ]
+    if paired.bye is not None:
+        SwissBye.objects.create(
             swiss=swiss,
-            number=number,
-            paired_at=now,
-            paired_by=organiser,
-            gibson=by_id[paired.gibson] if paired.gibson is not None else None,
-            forced=bool(unfinished),
-            unfinished=unfinished,
+            round_number=number,
+            member=by_id[paired.bye],
+            points=swiss.bye_points,
+            spread=swiss.bye_spread,
         )
-        announce_round(tournament.id, number, matches)
+    SwissRound.objects.create(
+        swiss=swiss,
+        number=number,
+        paired_at=now,
+        paired_by=paired_by,
+        gibson=by_id[paired.gibson] if paired.gibson is not None else None,
+        forced=bool(unfinished),
+        unfinished=unfinished,
+    )
+    announce_round(tournament.id, number, matches)
     return PairedRound(number, matches, paired.bye, paired.gibson, unfinished)
 
 

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('matches', '0010_withdrawal'),
-        ('tournaments', '0001_initial'),
+        ('tournaments', '0003_league'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
