@@ -105,6 +105,25 @@ class FixtureScheduled(DomainEvent):
 
 
 @dataclass(frozen=True)
+class PairedMatch:
+    """One match of a newly paired round and who is seated in it."""
+
+    match_id: int
+    seats: tuple[SeatFacts, ...]
+
+
+@dataclass(frozen=True)
+class RoundPaired(DomainEvent):
+    """Round ``round_number`` of a tournament was paired (a Swiss round, a knockout round):
+    its new matches, each with its seated members. Emitted after each match's own
+    ``FixtureScheduled``, in the same transaction."""
+
+    tournament_id: int
+    round_number: int
+    matches: tuple[PairedMatch, ...]
+
+
+@dataclass(frozen=True)
 class KickoffMoved(DomainEvent):
     """An organiser moved a fixture's kick-off (``action_id``: the reschedule or the round's
     postponement, as recorded)."""

@@ -161,7 +161,10 @@ def _kickoff(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
     )
 
 
-def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime):
+def fixture_content(
+    notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime
+) -> NoticeContent | Stale:
+    """A fixture's notice (a new round's builds on it: notifications/rounds.py)."""
     match, line, url = _facts(access)
     if match.is_over:
         return Stale("the match is over")
@@ -188,6 +191,27 @@ def _fixture(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now
         kickoff_at=match.kickoff_at,
         match_name=line.name,
         calendar_sequence=calendar_sequence(match),
+    )
+
+
+def round_content(
+    notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now: datetime
+) -> NoticeContent | Stale:
+    """A new round's match (notifications/rounds.py): the fixture's notice (its subject
+    too, so a mailbox files it with the fixture's other notices), its text opening with the
+    round, "Round 2 of Club Swiss is paired."."""
+    fixture = fixture_content(notice, access, zone, now)
+    match = access.match
+    tournament = match.tournament
+    if isinstance(fixture, Stale) or tournament is None or match.round_number is None:
+        return fixture  # not a round's match after all: told as the fixture it is
+    round_words = f"Round {match.round_number} of {tournament.name}"
+    return fixture.model_copy(
+        update={
+            "kind": "round",
+            "headline": "A new round for you",
+            "lines": [f"{round_words} is paired.", *fixture.lines],
+        }
     )
 
 
@@ -219,7 +243,8 @@ _BUILDERS: dict[str, Any] = {
     Kind.YOUR_MOVE: _your_move,
     Kind.FORFEIT: _forfeit,
     Kind.KICKOFF: _kickoff,
-    Kind.FIXTURE: _fixture,
+    Kind.FIXTURE: fixture_content,
+    Kind.ROUND: round_content,
     Kind.RESULT: _result,
 }
 

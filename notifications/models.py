@@ -29,6 +29,8 @@ class Kind(models.TextChoices):
     MOVED = "moved", "Kick-off moved"
     SUBSTITUTE = "substitute", "Player substituted"
     # ---- end of organiser changes
+    # A new round of a Swiss or a knockout (notifications/rounds.py): chosen as "fixture".
+    ROUND = "round", "New round paired"
     # Friendly games (notifications/friendlies.py).
     CHALLENGE = "challenge", "A challenge to you"
     REMATCH = "rematch", "A rematch offered"
@@ -62,6 +64,7 @@ CHOSEN_AS: dict[str, str] = {
     Kind.MOVED: Kind.FIXTURE,
     Kind.SUBSTITUTE: Kind.FIXTURE,
     # ---- end of organiser changes
+    Kind.ROUND: Kind.FIXTURE,
 }
 
 

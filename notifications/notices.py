@@ -41,6 +41,11 @@ def your_move_key(match_id: int, turn_number: int, member_id: int) -> str:
     return f"your_move:{match_id}:{turn_number}:{member_id}"
 
 
+def fixture_key(match_id: int, member_id: int) -> str:
+    """A fixture's notice to one player (a new round's shares it: notifications/rounds.py)."""
+    return f"fixture:{match_id}:{member_id}"
+
+
 def record(specs: Iterable[Spec], *, now: datetime | None = None) -> list[str]:
     """Write the notices (those not written before) and queue their delivery after commit."""
     rows = unwritten(specs, now=now)
@@ -129,7 +134,7 @@ def fixture_scheduled(match_id: int, member_ids: Iterable[int | None]) -> None:
     """A fixture scheduled with these members seated."""
     record(
         Spec(
-            key=f"fixture:{match_id}:{member_id}",
+            key=fixture_key(match_id, member_id),
             member_id=member_id,
             kind=Kind.FIXTURE,
             match_id=match_id,

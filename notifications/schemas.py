@@ -18,6 +18,8 @@ NoticeKind = Literal[
     # ---- organiser changes (notifications/organiser_content.py)
     "moved",
     "substitute",
+    # ---- a new round of a Swiss or a knockout (notifications/rounds.py)
+    "round",
     # ---- friendly games (notifications/friendlies.py)
     "challenge",
     "rematch",

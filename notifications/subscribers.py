@@ -19,12 +19,13 @@ from common.events import (
     MemberForgotten,
     Phase,
     RematchOffered,
+    RoundPaired,
     SeatFacts,
     SeatSubstituted,
     TurnRecorded,
     subscribe,
 )
-from notifications import friendlies, notices, organiser_changes
+from notifications import friendlies, notices, organiser_changes, rounds
 from notifications.models import CalendarFeed, Notice, NotificationSettings, PushSubscription
 from notifications.services import settings_of, update_notification_settings
 
@@ -98,6 +99,7 @@ def subscribe_all() -> None:
     subscribe(TurnRecorded, your_move_after_a_turn, phase=Phase.IN_TRANSACTION)
     subscribe(MatchFinished, result_to_each_player, phase=Phase.IN_TRANSACTION)
     subscribe(FixtureScheduled, fixture_to_each_player, phase=Phase.IN_TRANSACTION)
+    subscribe(RoundPaired, rounds.round_paired, phase=Phase.IN_TRANSACTION)
     subscribe(KickoffMoved, organiser_changes.kickoff_moved, phase=Phase.IN_TRANSACTION)
     subscribe(ChallengePosted, friendlies.challenge_posted, phase=Phase.IN_TRANSACTION)
     subscribe(RematchOffered, friendlies.rematch_offered, phase=Phase.IN_TRANSACTION)

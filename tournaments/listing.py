@@ -14,7 +14,7 @@ from datetime import datetime
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, F, Max, Min, Q
+from django.db.models import Case, CharField, Count, F, Max, Min, Q, Value, When
 
 from matches import visibility
 from matches.models import Match, Tournament
@@ -27,12 +27,34 @@ if TYPE_CHECKING:
 _OVER = [Match.Status.FINISHED, Match.Status.ABANDONED]
 
 
+#: Each format as lists and pages name it.
+SWISS, KNOCKOUT, ROUND_ROBIN = "Swiss", "Knockout", "Round robin"
+
+
+def _format_case() -> Case:
+    """A tournament's format in a query: a Swiss or a knockout has its own row beside it
+    (tournaments/models.py); the others are round robins."""
+    return Case(
+        When(swiss__isnull=False, then=Value(SWISS)),
+        When(knockout__isnull=False, then=Value(KNOCKOUT)),
+        default=Value(ROUND_ROBIN),
+        output_field=CharField(),
+    )
+
+
+def tournament_format(tournament: Tournament) -> str:
+    """``"Swiss"``, ``"Knockout"`` or ``"Round robin"``."""
+    row = Tournament.objects.filter(pk=tournament.pk).annotate(format=_format_case())
+    return row.values_list("format", flat=True).first() or ROUND_ROBIN
+
+
 @dataclass(frozen=True)
 class TournamentLine:
     """One tournament in the list."""
 
     id: int
     name: str
+    format: str
     organiser: str
     fixtures: int
     over: int
@@ -71,6 +93,7 @@ def tournament_lists(user: Member | Any, *, now: datetime) -> TournamentLists:
         ),
         first_kickoff_at=Min("matches__kickoff_at"),
         last_finished_at=Max("matches__finished_at"),
+        format=_format_case(),
     )
     if not visibility.is_club_member(user):
         rows = rows.filter(hidden_count=0)  # can_view_tournament's rule, for a list
@@ -79,6 +102,7 @@ def tournament_lists(user: Member | Any, *, now: datetime) -> TournamentLists:
         line = TournamentLine(
             id=row.id,
             name=row.name,
+            format=row.format,
             organiser=str(row.organiser),
             fixtures=row.fixture_count,
             over=row.over_count,
@@ -189,10 +213,14 @@ def round_results(tournament: Tournament) -> list[RoundResults]:
 
 
 __all__ = [
+    "KNOCKOUT",
+    "ROUND_ROBIN",
+    "SWISS",
     "FixtureResult",
     "RoundResults",
     "TournamentLine",
     "TournamentLists",
     "round_results",
+    "tournament_format",
     "tournament_lists",
 ]

@@ -1,11 +1,15 @@
-r"""What a Swiss tournament keeps beside the core's :class:`matches.models.Tournament`: its
-format and settings (:class:`Swiss`, one-to-one), each round as paired (:class:`SwissRound`,
-with its Gibson, and whether the organiser forced it) and each bye with its score
-(:class:`SwissBye`, counted by the standings); and what a league keeps (:class:`League`,
+r"""What a Swiss, a league or a knockout keeps beside the core's
+:class:`matches.models.Tournament`.
+
+A Swiss: its format and settings (:class:`Swiss`, one-to-one), each round as paired
+(:class:`SwissRound`, with its Gibson, and whether the organiser forced it) and each bye
+with its score (:class:`SwissBye`, counted by the standings). A league (:class:`League`):
 its :class:`LeagueSeason`\ s, each season's :class:`Division`\ s, each tied to the
-round-robin tournament that is its fixtures, and the members withdrawn after a season,
-:class:`LeagueLeaver`). The fixtures themselves are the core's matches, made through
-``create_match``; nothing here changes the core's tables."""
+round-robin tournament that is its fixtures, and the members withdrawn after a season
+(:class:`LeagueLeaver`). A knockout: its settings (:class:`Knockout`, one-to-one), its
+bracket's ties (:class:`KnockoutTie`) and the games played in each (:class:`KnockoutGame`).
+The fixtures themselves are the core's matches, made through ``create_match``; nothing here
+changes the core's tables."""
 
 from __future__ import annotations
 
@@ -196,3 +200,90 @@ class LeagueLeaver(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} leaves {self.season.league} after season {self.season.number}"
+
+
+# ---------------------------------------------------------------- knockouts
+
+
+class Knockout(models.Model):
+    """A tournament played as a seeded bracket of best-of-N ties (docs/RULES.md section 3,
+    "Knockout"; the bracket is the pure :mod:`tournaments.knockout`)."""
+
+    class Seeding(models.TextChoices):
+        RATING = "rating", "By rating"
+        ORDER = "order", "In the organiser's order"
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="knockout"
+    )
+    best_of = models.PositiveSmallIntegerField(default=1)
+    seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RATING)
+    #: Slots in the bracket (a power of two) and its rounds (the last is the final).
+    size = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    #: Round 1's first games kick off here; each later game ``interval`` after the one
+    #: before it in the tie (or the round's last kick-off), or when it is made if later.
+    first_kickoff = models.DateTimeField()
+    interval = models.DurationField()
+    ruleset = models.CharField(max_length=40, default="word-duel")
+    lexicon = models.CharField(max_length=40, default="enable")
+    visibility = models.CharField(
+        max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
+    )
+    no_show_window = models.DurationField(null=True, blank=True)
+    #: The round whose games are being played (the rounds after it wait for its winners).
+    current_round = models.PositiveSmallIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"Knockout: {self.tournament}"
+
+
+class KnockoutTie(models.Model):
+    """One tie of the bracket: its round and slot, the two drawn in it with their seeds
+    (a member None: a bye in round 1, or a winner not yet known), and its winner."""
+
+    knockout = models.ForeignKey(Knockout, on_delete=models.CASCADE, related_name="ties")
+    round = models.PositiveSmallIntegerField()
+    slot = models.PositiveSmallIntegerField()
+    top = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    top_seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    bottom = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    bottom_seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    #: Decided without its games: the other player was no longer a club member.
+    walkover = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["knockout", "round", "slot"], name="knockout_tie_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.knockout.tournament} · Round {self.round} · Tie {self.slot + 1}"
+
+
+class KnockoutGame(models.Model):
+    """A match played in a tie: its number in the tie (from 1). A game that ended with no
+    result (cancelled, voided, both absent) stays linked and is replayed under the next
+    number."""
+
+    tie = models.ForeignKey(KnockoutTie, on_delete=models.CASCADE, related_name="games")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="knockout_game")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tie", "number"], name="knockout_game_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tie} · Game {self.number}"

@@ -24,6 +24,12 @@ urlpatterns = [
         league_views.league_withdraw,
         name="organise-league-withdraw",
     ),
+    path("organise/knockout/", views.organise_knockout, name="organise-knockout"),
+    path(
+        "organise/tournaments/<int:tournament_id>/advance/",
+        views.knockout_advance,
+        name="organise-knockout-advance",
+    ),
     path(
         "organise/tournaments/<int:tournament_id>/pair/",
         views.swiss_pair_round,

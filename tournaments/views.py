@@ -18,6 +18,8 @@ from matches.models import Tournament
 from ratings import selectors as ratings_selectors
 from tournaments import listing, services
 from tournaments.forms import FixtureForm, RoundRobinForm
+from tournaments.knockout_forms import KnockoutForm
+from tournaments.knockout_selectors import knockout_bracket
 from tournaments.league_forms import LeagueForm
 from tournaments.league_selectors import division_of
 from tournaments.standings import standings
@@ -62,6 +64,9 @@ def _tournament_page(
         "entrants": ratings_selectors.tournament_entrants(tournament),
         "swiss": swiss_summary(tournament),
         "swiss_refusal": refusal,
+        "refusal": refusal,
+        "format": listing.tournament_format(tournament),
+        "bracket": knockout_bracket(tournament),
         "division": division_of(tournament),
     }
     return render(request, "matches/tournament.html", context, status=status)
@@ -69,7 +74,8 @@ def _tournament_page(
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings table (with its tie-break order) and the results round by round; for
-    a Swiss, its rounds' byes and Gibsons, and for organisers the next round's button."""
+    a Swiss, its rounds' byes and Gibsons, and for organisers the next round's button; for
+    a knockout, its bracket, and for organisers the "advance now" button."""
     return _tournament_page(request, _viewable_tournament(request, tournament_id))
 
 
@@ -94,6 +100,30 @@ def swiss_pair_round(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return redirect("tournament", tournament_id=tournament.id)
 
 
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def knockout_advance(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Bring a knockout up to date now (``services.advance_knockout_now``): what each
+    finished game's commit does by itself, should that have failed."""
+    tournament = _viewable_tournament(request, tournament_id)
+    try:
+        advanced = services.advance_knockout_now(
+            organiser=_member(request), tournament_id=tournament.id
+        )
+    except ServiceError as error:
+        return _tournament_page(request, tournament, refusal=error.message, status=error.status)
+    if advanced.decided or advanced.scheduled:
+        count = len(advanced.scheduled)
+        messages.success(
+            request,
+            f"Decided {len(advanced.decided)} tie{'s' if len(advanced.decided) != 1 else ''}, "
+            f"scheduled {count} game{'s' if count != 1 else ''}.",
+        )
+    else:
+        messages.info(request, "The bracket was up to date: nothing to advance.")
+    return redirect("tournament", tournament_id=tournament.id)
+
+
 # ---------------------------------------------------------------- organisers
 
 
@@ -103,6 +133,7 @@ def _organise_page(
     fixture_form: FixtureForm | None = None,
     round_robin_form: RoundRobinForm | None = None,
     swiss_form: SwissForm | None = None,
+    knockout_form: KnockoutForm | None = None,
     league_form: LeagueForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -110,6 +141,7 @@ def _organise_page(
         "fixture_form": fixture_form or FixtureForm(prefix="fixture"),
         "round_robin_form": round_robin_form or RoundRobinForm(prefix="rr"),
         "swiss_form": swiss_form or SwissForm(prefix="swiss"),
+        "knockout_form": knockout_form or KnockoutForm(prefix="ko"),
         "league_form": league_form or LeagueForm(prefix="league"),
     }
     return render(request, "matches/organise.html", context, status=status)
@@ -198,3 +230,23 @@ def organise_league(request: HttpRequest) -> HttpResponse:
     divisions = "division" if count == 1 else "divisions"
     messages.success(request, f"Created {league.name}: season 1 in {count} {divisions}.")
     return redirect("league", league_id=league.id)
+
+
+@require_POST
+@permission_required(ORGANISER_PERMISSION, raise_exception=True)
+def organise_knockout(request: HttpRequest) -> HttpResponse:
+    """Create a knockout through ``services.create_knockout``: its bracket is drawn and
+    round 1's first games scheduled at once."""
+    form = KnockoutForm(request.POST, prefix="ko")
+    if not form.is_valid():
+        return _organise_page(request, knockout_form=form, status=400)
+    try:
+        tournament = services.create_knockout(organiser=_member(request), **form.service_kwargs())
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return _organise_page(request, knockout_form=form, status=error.status)
+    count = tournament.matches.count()
+    messages.success(
+        request, f"Created {tournament.name}: {count} game{'s' if count != 1 else ''} in round 1."
+    )
+    return redirect("tournament", tournament_id=tournament.id)

@@ -62,6 +62,8 @@ SENT_BY: dict[str, frozenset[str]] = {
     "LeagueSeasonUnfinished": frozenset(),
     "LeagueSeasonClosed": frozenset(),
     "NotInLeague": frozenset(),
+    # A knockout's "advance now": the tournament page's button only.
+    "NotAKnockout": frozenset(),
     # Membership (a seat over the socket; the rest on the account and members pages).
     "MembershipRequired": frozenset({"socket"}),
     "SignUpRefused": frozenset(),

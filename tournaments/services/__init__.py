@@ -6,10 +6,17 @@ each, as the matches core's services (docs/DESIGN.md, "one way in").
   substitutes a player, postpones a round or withdraws a player;
 - :mod:`.swiss`: a Swiss tournament, created, then paired round by round;
 - :mod:`.league`: a league of divisions, created, its seasons closed and the next built
-  (promotion and relegation), members withdrawn between seasons.
+  (promotion and relegation), members withdrawn between seasons;
+- :mod:`.knockout`: a knockout, created with its bracket, then advanced as games finish.
 """
 
 from tournaments.services.fixtures import create_fixture, create_round_robin, round_robin_pairings
+from tournaments.services.knockout import (
+    NotAKnockout,
+    advance_knockout,
+    advance_knockout_now,
+    create_knockout,
+)
 from tournaments.services.league import (
     LeagueSeasonClosed,
     LeagueSeasonUnfinished,
@@ -40,14 +47,18 @@ from tournaments.services.swiss import (
 __all__ = [
     "LeagueSeasonClosed",
     "LeagueSeasonUnfinished",
+    "NotAKnockout",
     "NotALeague",
     "NotASwiss",
     "NotInLeague",
     "SwissComplete",
     "SwissRoundUnfinished",
     "SwissTooSmall",
+    "advance_knockout",
+    "advance_knockout_now",
     "close_season",
     "create_fixture",
+    "create_knockout",
     "create_league",
     "create_round_robin",
     "create_swiss",

@@ -9,13 +9,18 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import Member
-from common.events import FixtureScheduled, emit
+from common.events import FixtureScheduled, PairedMatch, RoundPaired, emit
 from common.text import NOT_ONE_LINE, is_one_line
 from engine import UnknownRuleset, get_ruleset
 from lexicon.lexicon import get_lexicon
 from matches.models import Match, Seat, Tournament
 from matches.news import publish_on_commit
-from matches.services.common import locked_seats, require_organiser, seated_members
+from matches.services.common import (
+    locked_seats,
+    require_organiser,
+    seat_facts,
+    seated_members,
+)
 from matches.services.common import now as _now
 from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture
@@ -104,6 +109,19 @@ def seat_players(match: Match, players: Sequence[Member | None], *, now: datetim
             seat.save(update_fields=["member", "seated_at"])
     emit(FixtureScheduled(match_id=match.id, member_ids=seated_members(seats)))
     publish_on_commit(after_seating(match, seats, now=now))
+
+
+def announce_round(tournament_id: int, number: int, matches: Sequence[Match]) -> None:
+    """Tell who plays in round ``number``'s new ``matches`` (``RoundPaired``): call it in
+    the transaction that seated them, after :func:`seat_players` announced each fixture."""
+    paired = tuple(
+        PairedMatch(
+            match_id=match.id,
+            seats=seat_facts(list(match.seats.select_related("member").order_by("position"))),
+        )
+        for match in matches
+    )
+    emit(RoundPaired(tournament_id=tournament_id, round_number=number, matches=paired))
 
 
 def round_robin_pairings(

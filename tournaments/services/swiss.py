@@ -23,7 +23,13 @@ from matches.services.errors import InvalidFixture
 from ratings.selectors import current_ratings
 from tournaments import swiss as pairing
 from tournaments.models import Swiss, SwissBye, SwissRound
-from tournaments.services.fixtures import check_players, check_rules, clean_name, seat_players
+from tournaments.services.fixtures import (
+    announce_round,
+    check_players,
+    check_rules,
+    clean_name,
+    seat_players,
+)
 from tournaments.standings import standings
 
 #: The most rounds a Swiss may have.
@@ -216,7 +222,7 @@ def pair_next_round(
     decides whether the leader is Gibsonized. Players no longer club members are not
     paired. The bye is recorded with the tournament's bye score; each fixture is made by
     ``create_match``, seated, announced (``FixtureScheduled``) and opened at once if its
-    kick-off has come."""
+    kick-off has come; the round is announced (``RoundPaired``) once all are seated."""
     require_organiser(organiser)
     now = now or _now()
     with transaction.atomic():
@@ -298,6 +304,7 @@ def _pair(swiss: Swiss, *, paired_by: Member | None, force: bool, now: datetime)
         forced=bool(unfinished),
         unfinished=unfinished,
     )
+    announce_round(tournament.id, number, matches)
     return PairedRound(number, matches, paired.bye, paired.gibson, unfinished)
 
 
