@@ -1252,6 +1252,104 @@ def the_spring_league(season: Season) -> None:
     assert "Previous seasons" in shown
 
 
+# ---------------------------------------------------------------- the summer cup
+
+CUP = "Summer Cup"
+
+
+def cup_fixtures(unfinished: bool = True) -> dict[Match, tuple[str, str]]:
+    """The cup's games (those not yet over, by default), each with its players' names."""
+    found = {}
+    games = Match.objects.filter(tournament__name=CUP).prefetch_related("seats__member")
+    if unfinished:
+        games = games.filter(status__in=[Match.Status.SCHEDULED, Match.Status.LIVE])
+    for match in games:
+        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
+        found[match] = (seats[0].member.username, seats[1].member.username)
+    return found
+
+
+def the_summer_cup(season: Season) -> None:
+    """A knockout of five seeded by hand, a game a tie, a day between rounds: the top three
+    seeds have byes; each round kicks off, the organiser rules every game for First (the
+    higher seed), and the last result of a round draws the next, its players told; the
+    bracket names the champion."""
+    seeds = ("ann", "ben", "cat", "dan", "fay")
+    kickoff = (season.world.clock.now() + timedelta(days=1)).replace(
+        hour=17, minute=0, second=0, microsecond=0
+    )
+    page = season["olga"].submit(
+        "/organise/",
+        "Create knockout",
+        {
+            "ko-name": CUP,
+            "ko-players": "\n".join(seeds),
+            "ko-seeding": "order",
+            "ko-best_of": "1",
+            "ko-first_kickoff": kickoff.strftime("%Y-%m-%dT%H:%M"),
+            "ko-interval_hours": "24",
+            "ko-ruleset": "word-duel",
+            "ko-visibility": "public",
+        },
+    )
+    assert f"Created {CUP}: 1 game in round 1." in page_text(page.text)
+    cup = Tournament.objects.get(name=CUP)
+    fixtures = cup_fixtures()
+    assert set(fixtures.values()) == {("dan", "fay")}  # seeds 4 and 5; 1 to 3 have byes
+    told = scheduled(fixtures)
+    season.ledger.expect(told, what="the cup's draw")
+    rounds = 0
+    while fixtures:
+        rounds += 1
+        [at] = {match.kickoff_at for match in fixtures}
+        assert at is not None
+        season.world.to(at - BEFORE_KICK_OFF)
+        reminders = merged(
+            *(
+                {n: [f"Kick-off in 1 minute: {fixture_title(m, ns)}"] for n in ns}
+                for m, ns in fixtures.items()
+            )
+        )
+        season.ledger.expect(reminders, what=f"the cup's round {rounds} soon")
+        season.world.to(at + timedelta(seconds=1))
+        moves = merged(
+            *(
+                {ns[0]: [f"Your move: {fixture_title(m, ns)}"]}
+                for m, ns in fixtures.items()
+                if ns[0] not in QUIET
+            )
+        )
+        season.ledger.expect(moves, what=f"the cup's round {rounds} kicked off")
+        results: dict[str, list[str]] = {}
+        for match, names in fixtures.items():
+            season["olga"].submit(
+                f"/organise/fixtures/?tournament={cup.id}",
+                "Rule",
+                {"ruling": "first", "reason": "Played at the summer fete"},
+                action=f"/{match.id}/adjudicate/",
+            )
+            results = merged(
+                results,
+                {
+                    names[0]: [f"You won by an organiser's ruling: {fixture_title(match, names)}"],
+                    names[1]: [f"You lost by an organiser's ruling: {fixture_title(match, names)}"],
+                },
+            )
+        if rounds < 3:  # every game so far is over: the last result draws the next round
+            wait_until(lambda: bool(cup_fixtures()), what="the cup's next round drawn")
+        fixtures = cup_fixtures()
+        season.ledger.expect(
+            merged(results, scheduled(fixtures)), what=f"the cup's round {rounds} ruled"
+        )
+    assert rounds == 3  # the quarter-final, the semi-finals, the final
+    finals = [
+        names for match, names in cup_fixtures(unfinished=False).items() if "Final" in match.name
+    ]
+    assert finals == [("ann", "ben")]  # the higher seed went through each time
+    bracket = season["cat"].get(f"/tournaments/{cup.id}/").text
+    assert 'Won by <strong id="champion">Ann</strong>.' in bracket
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -1268,6 +1366,7 @@ def test_a_club_season(season: Season) -> None:
     the_end(season)
     the_winter_swiss(season)
     the_spring_league(season)
+    the_summer_cup(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
