@@ -1,4 +1,5 @@
-"""Pages: start a practice match, change the computer's level. Both POST, signed in."""
+"""Pages: start a practice match (a member's, or a visitor's as a guest), change the
+computer's level. All POST; all but the guest's start signed in."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from practice import services
+from accounts import guests as accounts_guests
+from common.addresses import client_address
+from practice import guests, services
 from practice.tasks import queue_warm_up
 
 
@@ -26,6 +29,31 @@ def start(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     queue_warm_up()
     return redirect("match", match_id=match.id)
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """ "Play the computer now": a visitor's game at once, as the browser's guest (a new
+    guest, and its cookie, on the first game); a signed-in member's practice as usual."""
+    if request.user.is_authenticated:
+        return start(request)
+    try:
+        match = guests.start_guest_practice(
+            guest_id=accounts_guests.browser_guest_id(request),
+            address=client_address(request),
+            level=str(request.POST.get("level", "normal")),
+        )
+    except guests.GuestGameUnfinished as unfinished:
+        messages.info(request, unfinished.message)
+        return redirect("match", match_id=unfinished.match_id)
+    except services.PracticeRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect("home")
+    queue_warm_up()
+    response = redirect("match", match_id=match.id)
+    assert match.created_by is not None  # the guest who plays it
+    accounts_guests.remember_guest(request, response, match.created_by)
+    return response
 
 
 @require_POST
