@@ -40,6 +40,9 @@ def sign_in_failures_per_address() -> Limit:
     )
 
 
+GUEST_MATCHES_SPENT = "Too many games against the computer from here today. Sign up to play more."
+
+
 def guest_matches_per_address() -> Limit:
     """Games against the computer visitors without an account may start from one address in
     a day (``GUEST_MATCHES_PER_ADDRESS_DAY``): each makes rows, and the computer's moves cost
@@ -48,7 +51,7 @@ def guest_matches_per_address() -> Limit:
         "guest-matches",
         settings.GUEST_MATCHES_PER_ADDRESS_DAY,
         24 * 60 * 60,
-        "Too many games against the computer from here today. Sign up to play more.",
+        GUEST_MATCHES_SPENT,
     )
 
 

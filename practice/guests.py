@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from accounts import ratelimit
 from accounts.guests import new_guest
+from accounts.ratelimit import GUEST_MATCHES_SPENT
 from accounts.models import Member
 from common.events import GuestAdopted
 from lexicon.difficulty import HARDEST
@@ -34,7 +35,7 @@ GUEST_UNFINISHED = (
 class GuestGameUnfinished(PracticeRefused):
     """The guest's one unfinished game (``match_id``): where "Play the computer now" leads."""
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, *, match_id: int) -> None:
         super().__init__(GUEST_UNFINISHED)
         self.match_id = match_id
 
@@ -69,10 +70,10 @@ def start_guest_practice(*, guest_id: int | None, address: str, level: str = "no
             else None
         )
         if guest is not None and (unfinished := _unfinished_game(guest)) is not None:
-            raise GuestGameUnfinished(unfinished)
+            raise GuestGameUnfinished(match_id=unfinished)
         limit = ratelimit.guest_matches_per_address()
         if not ratelimit.allow(limit, address):
-            raise PracticeRefused(limit.message)
+            raise PracticeRefused(GUEST_MATCHES_SPENT)
         if guest is None:
             guest = new_guest()
         return open_practice_match(player=guest, computer=computer, level=chosen, cap=HARDEST)
