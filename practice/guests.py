@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from accounts import ratelimit
 from accounts.guests import new_guest
-from accounts.ratelimit import GUEST_MATCHES_SPENT
 from accounts.models import Member
+from accounts.ratelimit import GUEST_MATCHES_SPENT
 from common.events import GuestAdopted
 from lexicon.difficulty import HARDEST
 from matches.models import CommitReceipt, Match, Seat

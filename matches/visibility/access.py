@@ -121,11 +121,16 @@ def can_watch(match: Match, viewer: Viewer) -> bool:
 
 
 def can_share(match: Match, viewer: Viewer) -> bool:
-    """The players and the organiser may copy a members-only match's viewing link."""
-    return match.visibility == Match.Visibility.MEMBERS and (
-        (viewer.seat is not None and not viewer.is_guest)
-        or viewer.is_organiser
-        or (viewer.member_id is not None and viewer.member_id == match.created_by_id)
+    """The players and the organiser may copy a members-only match's viewing link (a
+    guest none: it may not show members-only play to anyone)."""
+    return (
+        match.visibility == Match.Visibility.MEMBERS
+        and not viewer.is_guest
+        and (
+            viewer.seat is not None
+            or viewer.is_organiser
+            or (viewer.member_id is not None and viewer.member_id == match.created_by_id)
+        )
     )
 
 
