@@ -44,17 +44,22 @@ def test_a_visitor_plays_at_once_as_a_guest_and_reloading_continues_the_game() -
     started = play_now(visitor)
     assert started.status_code == 302
     guest = guest_of(visitor)
-    assert guest.is_guest and not guest.is_active and not guest.has_usable_password()
+    assert guest.is_guest
+    assert not guest.is_active
+    assert not guest.has_usable_password()
     assert not guest.is_club_member
     match = Match.objects.get(seats__member=guest)
     assert started["Location"] == f"/matches/{match.id}/"
-    assert match.status == Match.Status.LIVE and match.rated is False
+    assert match.status == Match.Status.LIVE
+    assert match.rated is False
     assert {seat.position: seat.member for seat in match.seats.all()} == {
         0: guest,
         1: computer_member(),
     }
     cookie = visitor.cookies[GUEST_COOKIE]
-    assert cookie["httponly"] and cookie["samesite"] == "Lax" and not cookie["secure"]
+    assert cookie["httponly"]
+    assert cookie["samesite"] == "Lax"
+    assert not cookie["secure"]
 
     page = visitor.get(started["Location"])
     assert page.status_code == 200
@@ -141,9 +146,11 @@ def test_the_sweep_deletes_idle_guests_and_their_games_and_is_safe_to_rerun(
     active_game = start_guest_practice(guest_id=None, address="192.0.2.2")
     active_guest = active_game.created_by
     later = timezone.now() + timedelta(days=1)
-    with time_machine.travel(later, tick=False):
-        with django_capture_on_commit_callbacks(execute=True):
-            members_move(active_game, active_guest, seed=3)  # and the computer answers
+    with (
+        time_machine.travel(later, tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        members_move(active_game, active_guest, seed=3)  # and the computer answers
     assert sweep_idle_guests(now=timezone.now() + timedelta(days=1, hours=12)) == []
     swept_at = timezone.now() + timedelta(days=2, hours=12)
     assert sweep_idle_guests(now=swept_at) == [idle_guest.pk]
@@ -164,7 +171,8 @@ def test_a_guest_match_is_never_rated(eager_tasks, django_capture_on_commit_call
         members_move(match, guest, seed=1)
         services.match_resign(match_id=match.id, member=guest, client_id="resign-1")
     match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED and match.rated is False
+    assert match.status == Match.Status.FINISHED
+    assert match.rated is False
     assert not Rating.objects.exists()
     assert not RatingChange.objects.exists()
 
