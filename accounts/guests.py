@@ -71,11 +71,16 @@ def guest_id_from_cookie(value: str | None) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
+def guest_cookie_value(guest: Member) -> str:
+    """The signed value of the cookie that names ``guest``."""
+    return _signer().sign(str(guest.pk))
+
+
 def remember_guest(request: HttpRequest, response: HttpResponse, guest: Member) -> None:
     """Give the browser its guest's cookie (Secure when the request came over https)."""
     response.set_cookie(
         GUEST_COOKIE,
-        _signer().sign(str(guest.pk)),
+        guest_cookie_value(guest),
         max_age=int(GUEST_COOKIE_AGE.total_seconds()),
         httponly=True,
         samesite="Lax",
