@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 from django.utils import timezone
 
@@ -223,3 +224,15 @@ def test_adoption_refuses_typed_and_changes_nothing(alice) -> None:
         adopt_guest(guest_id=guest.pk + 10_000, member=alice)
     assert gone.value.code == "guest_unknown"
     assert Seat.objects.get(match=match, position=0).member == guest
+
+
+def test_on_a_match_it_does_not_sit_in_a_guest_sees_what_any_visitor_sees(
+    alice, bob, make_fixture
+) -> None:
+    public = make_fixture(first=alice, second=bob, visibility=Match.Visibility.PUBLIC)
+    guest = start_guest_practice(guest_id=None, address="192.0.2.5").created_by
+    as_guest = services.look_at_match(user=guest, match_id=public.id, key=None)
+    as_visitor = services.look_at_match(user=AnonymousUser(), match_id=public.id, key=None)
+    assert as_guest.role == as_visitor.role == visibility.Role.VISITOR
+    assert visibility.match_page(as_guest) == visibility.match_page(as_visitor)
+    assert visibility.match_view(as_guest) == visibility.match_view(as_visitor)
