@@ -18,6 +18,7 @@ from accounts.models import Club, Member
 from common.errors import ServiceError
 from matches import services, visibility
 from matches.models import CommitReceipt, Match, Seat, Turn
+from notifications.models import Notice
 from practice.guests import GUEST_UNFINISHED, start_guest_practice, sweep_idle_guests
 from practice.models import ComputerOpponent
 from practice.services import PracticeRefused, computer_member, start_practice
@@ -67,6 +68,12 @@ def test_a_visitor_plays_at_once_as_a_guest_and_reloading_continues_the_game() -
     access = services.look_at_match(user=guest, match_id=match.id, key=None)
     assert visibility.match_view(access).your_seat == 0
     assert visibility.match_page(access).can_share is False  # no viewing link for a guest
+    # Its replay steps, as the page's "Show again" asks the API for them: the guest's alone.
+    assert visitor.get(f"/api/matches/{match.id}/replay?turn=0").status_code == 200
+    assert Client().get(f"/api/matches/{match.id}/replay?turn=0").status_code == 404
+    assert Client().get(started["Location"]).status_code == 404
+    # No player's page: a guest is no member.
+    assert visitor.get(f"/players/{guest.username}/").status_code == 404
     # "Play the computer now" again: back to the one unfinished game, nothing new made.
     again = play_now(visitor, follow=True)
     assert again.redirect_chain[-1][0] == f"/matches/{match.id}/"
@@ -176,6 +183,7 @@ def test_a_guest_match_is_never_rated(eager_tasks, django_capture_on_commit_call
     assert match.rated is False
     assert not Rating.objects.exists()
     assert not RatingChange.objects.exists()
+    assert not Notice.objects.filter(member=guest).exists()  # never told, so never emailed
 
 
 def test_signing_up_in_the_same_browser_makes_the_guests_games_the_members(
