@@ -213,13 +213,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.session = session_digest(session_key) if session_key else None
         #: Whether the socket connected as a club member: then it stands only while one.
         self.club_member = visibility.is_club_member(self.user)
-        guest_id = guest_from_scope(self.scope) if self.member_id is None else None
-        if guest_id is not None:
-            # A browser's guest, on its own game only: it stands while it sits there.
-            guest = await off_loop(seated_guest, match_id=self.match_id, guest_id=guest_id)
-            if guest is not None:
-                self.user, self.member_id = guest, guest.pk
-                self.signed_in = GuestSeatCheck(guest_id=guest.pk, match_id=self.match_id)
         #: Standing checks in flight that hold the news, the news held meanwhile, and
         #: whether it is being let through (in order) now.
         self.checks = 0
@@ -249,6 +242,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         slot_keeper().keep(self, *self.slot)
         self.news = news_for(get_channel_layer())
+        guest_id = guest_from_scope(self.scope) if self.member_id is None else None
+        if guest_id is not None:
+            # A browser's guest, on its own game only: it stands while it sits there.
+            guest = await off_loop(seated_guest, match_id=self.match_id, guest_id=guest_id)
+            if guest is not None:
+                self.user, self.member_id = guest, guest.pk
+                self.signed_in = GuestSeatCheck(guest_id=guest.pk, match_id=self.match_id)
         if self.member_id is not None:
             # Before its session is read again: a sign-out committed after that read is heard.
             await self.news.join_sign_outs(self)
