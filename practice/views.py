@@ -1,12 +1,14 @@
 """Pages: start a practice match (a member's, or a visitor's as a guest), change the
-computer's level. All POST; all but the guest's start signed in."""
+computer's level (its player's, a guest's too), seat the computer. All POST."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts import guests as accounts_guests
@@ -57,14 +59,15 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@login_required
 def level(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The computer's level from its next move on."""
+    """The computer's level from its next move on: asked by the member it plays, signed in
+    or the browser's guest."""
+    player = accounts_guests.viewer(request)
+    if not player.is_authenticated:
+        return redirect_to_login(reverse("match", args=[match_id]))
     try:
         opponent = services.set_level(
-            match_id=match_id,
-            member=request.user,  # type: ignore[arg-type]
-            level=str(request.POST.get("level", "")),
+            match_id=match_id, member=player, level=str(request.POST.get("level", ""))
         )
     except services.PracticeRefused as refusal:
         messages.error(request, refusal.message)

@@ -34,7 +34,7 @@ def _rated(ruleset: str | None) -> list[tuple[str, str]]:
 @register.inclusion_tag("practice/_level.html", takes_context=True)
 def computer_level(context: dict[str, Any], match_id: int) -> dict[str, Any]:
     request = context.get("request")
-    user = getattr(request, "user", None)  # (a guest's level stays as chosen: members only)
+    user = guests.viewer(request) if request is not None else None  # a guest's game too
     opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()
     plays_it = (
         opponent is not None

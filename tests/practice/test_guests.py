@@ -68,6 +68,15 @@ def test_a_visitor_plays_at_once_as_a_guest_and_reloading_continues_the_game() -
     access = services.look_at_match(user=guest, match_id=match.id, key=None)
     assert visibility.match_view(access).your_seat == 0
     assert visibility.match_page(access).can_share is False  # no viewing link for a guest
+    # The guest changes the computer's level on its page, as a member does.
+    assert 'id="computer-level"' in page.content.decode()
+    changed = visitor.post(f"/practice/{match.id}/level/", {"level": "hard"}, follow=True)
+    assert "The computer now plays Hard." in changed.content.decode()
+    assert ComputerOpponent.objects.get(match=match).level == "hard"
+    refused = Client().post(f"/practice/{match.id}/level/", {"level": "easy"})
+    assert refused.status_code == 302
+    assert refused["Location"].startswith("/accounts/sign-in/")
+    assert ComputerOpponent.objects.get(match=match).level == "hard"
     # Its replay steps, as the page's "Show again" asks the API for them: the guest's alone.
     assert visitor.get(f"/api/matches/{match.id}/replay?turn=0").status_code == 200
     assert Client().get(f"/api/matches/{match.id}/replay?turn=0").status_code == 404
