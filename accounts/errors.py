@@ -31,3 +31,18 @@ class AccountRefused(ServiceError):
     """A change to one's own account refused: an address taken, a bad link, a bad value."""
 
     code = "account_refused"
+
+
+class GuestUnknown(ServiceError):
+    """A guest's games asked for that are no longer kept (swept when idle, or taken on)."""
+
+    code = "guest_unknown"
+    status = 404
+
+
+class GuestRefused(ServiceError):
+    """A guest's games offered to an account that cannot take them (a guest, the computer,
+    an account that is not active)."""
+
+    code = "guest_refused"
+    status = 409

@@ -67,6 +67,8 @@ class Member(AbstractUser):
         PENDING = "pending", "Waiting for an organiser"
         APPROVED = "approved", "Member"
         REMOVED = "removed", "Not a member"
+        #: A visitor playing the computer without an account (:mod:`accounts.guests`).
+        GUEST = "guest", "Guest"
 
     membership = models.CharField(
         max_length=8, choices=Membership.choices, default=Membership.APPROVED
@@ -107,7 +109,10 @@ class Member(AbstractUser):
 
     @property
     def label(self) -> str:
-        """How pages name the member: the display name, with the username beside it."""
+        """How pages name the member: the display name, with the username beside it (a
+        guest is "Guest": its account name is nobody's)."""
+        if self.is_guest:
+            return "Guest"
         if not self.display_name:
             return self.username
         if skeleton(self.display_name) == skeleton(self.username):
@@ -118,6 +123,11 @@ class Member(AbstractUser):
     def is_club_member(self) -> bool:
         """An approved member: what "member" means in the rules, pages and protocol."""
         return self.is_active and self.membership == Member.Membership.APPROVED
+
+    @property
+    def is_guest(self) -> bool:
+        """A visitor playing the computer without an account (never active, never a member)."""
+        return self.membership == Member.Membership.GUEST
 
     def _get_session_auth_hash(self, secret: str | None = None) -> str:
         """Django's hash of the password, plus the sign-out epoch once one is set (so

@@ -40,6 +40,21 @@ def sign_in_failures_per_address() -> Limit:
     )
 
 
+GUEST_MATCHES_SPENT = "Too many games against the computer from here today. Sign up to play more."
+
+
+def guest_matches_per_address() -> Limit:
+    """Games against the computer visitors without an account may start from one address in
+    a day (``GUEST_MATCHES_PER_ADDRESS_DAY``): each makes rows, and the computer's moves cost
+    CPU."""
+    return Limit(
+        "guest-matches",
+        settings.GUEST_MATCHES_PER_ADDRESS_DAY,
+        24 * 60 * 60,
+        GUEST_MATCHES_SPENT,
+    )
+
+
 def address_scope(address: str) -> str:
     """What one client address is limited as: an IPv4 address itself, and an IPv6 address's
     whole /64 (a host picks addresses in its /64 at will, so each would otherwise be a fresh

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from accounts import emails, ratelimit, services
+from accounts import emails, guests, ratelimit, services
 from accounts.forms import SignUpForm
 from accounts.models import ORGANISER_PERMISSION, Club, Member
 from common.addresses import client_address
@@ -28,6 +28,8 @@ LOCKED_OUT = (
     "or ask an organiser to unlock it."
 )
 
+
+GUEST_GAMES_ADOPTED = "Your games as a guest are now yours: they are in My matches."
 
 PENDING_MESSAGE = (
     "Welcome! Your sign-up now waits for an organiser's approval; until then you can watch "
@@ -65,18 +67,38 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             emails.send_sign_up_address_taken(asked.taken)
         if member.membership == Member.Membership.PENDING:
             messages.info(request, PENDING_MESSAGE)
+        adopted = _adopt_browser_guest(request, member)
         next_url = request.POST.get("next", "")
         if next_url and url_has_allowed_host_and_scheme(
             next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
         ):
-            return redirect(next_url)
-        return redirect("home")
+            response = redirect(next_url)
+        else:
+            response = redirect("home")
+        if adopted is not None:
+            guests.forget_guest(response)
+        return response
     return render(
         request,
         "accounts/sign_up.html",
         {**context, "form": form},
         status=400 if form.errors else 200,
     )
+
+
+def _adopt_browser_guest(request: HttpRequest, member: Member) -> int | None:
+    """A sign-up in a browser that played as a guest: its games become the new member's
+    (:func:`guests.adopt_guest`); the guest's id, or None when it had none or it is gone."""
+    guest_id = guests.browser_guest_id(request)
+    if guest_id is None:
+        return None
+    try:
+        guests.adopt_guest(guest_id=guest_id, member=member)
+    except ServiceError as refusal:  # swept meanwhile: the sign-up stands, the cookie goes
+        messages.info(request, refusal.message)
+        return guest_id
+    messages.success(request, GUEST_GAMES_ADOPTED)
+    return guest_id
 
 
 class SignInView(LoginView):

@@ -192,6 +192,16 @@ class MemberForgotten(DomainEvent):
 
 
 @dataclass(frozen=True)
+class GuestAdopted(DomainEvent):
+    """A visitor who played as a guest signed up in the same browser: what the guest held
+    becomes ``member_id``'s, in the adoption's transaction (``Phase.IN_TRANSACTION``), before
+    the guest's account is retired."""
+
+    guest_id: int
+    member_id: int
+
+
+@dataclass(frozen=True)
 class SessionsEnded(DomainEvent):
     """A member's sessions ended (all of them, or the one ``session_key``: signed out,
     signed out elsewhere, a new password, removed, deleted): their open sockets close."""

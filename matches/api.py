@@ -21,6 +21,7 @@ from ninja.security import APIKeyCookie
 from ninja.utils import check_csrf
 from pydantic import ValidationError as InvalidBody
 
+from accounts import guests
 from matches import services, visibility
 from matches.models import Match
 from matches.schemas import (
@@ -136,8 +137,12 @@ def _bad_parameter(request: HttpRequest, invalid: ValidationError) -> HttpRespon
 
 
 def _access(request: HttpRequest, match_id: int) -> visibility.MatchAccess:
+    """The match as the caller may read it: a browser's guest reads its own game (its
+    replay steps, its review) as its page does (``accounts.guests``)."""
     return services.look_at_match(
-        user=request.user, match_id=match_id, key=visibility.viewing_key(request.GET.get("key"))
+        user=guests.viewer(request),
+        match_id=match_id,
+        key=visibility.viewing_key(request.GET.get("key")),
     )
 
 

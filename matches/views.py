@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts import guests
 from accounts.models import Member
 from matches import api, selectors, services, visibility
 from matches.forms import TakeSeatForm
@@ -46,10 +47,11 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 
 
 def _access(request: HttpRequest, match_id: int, raw_key: object) -> visibility.MatchAccess:
-    """The match as this visitor may see it, or 404 (never revealing that it exists)."""
+    """The match as this visitor may see it, or 404 (never revealing that it exists); a
+    browser's guest sees its own games against the computer (``accounts.guests``)."""
     try:
         return services.look_at_match(
-            user=request.user, match_id=match_id, key=visibility.viewing_key(raw_key)
+            user=guests.viewer(request), match_id=match_id, key=visibility.viewing_key(raw_key)
         )
     except visibility.MatchNotFound:
         raise Http404("No such match.") from None

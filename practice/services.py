@@ -68,7 +68,7 @@ def is_computer(member: object) -> bool:
     return isinstance(member, Member) and member.username == COMPUTER_USERNAME
 
 
-def _checked_level(level: str) -> str:
+def checked_level(level: str) -> str:
     try:
         return get_level(level).name
     except ValueError as error:
@@ -88,7 +88,7 @@ def start_practice(
         raise PracticeRefused("The computer does not practise against itself.")
     if not is_club_member(member):  # its match is members-only: they could not open it
         raise PracticeRefused(MEMBERS_PRACTISE)
-    chosen = _checked_level(level)
+    chosen = checked_level(level)
     try:
         cap = check_cap(vocabulary_cap)
     except ValueError as error:
@@ -97,30 +97,37 @@ def start_practice(
     with transaction.atomic():
         Member.objects.select_for_update().filter(pk=member.pk).values_list("pk").first()
         limit = settings.PRACTICE_MAX_UNFINISHED
-        if _unfinished_practice(member) >= limit:
+        if unfinished_practice(member) >= limit:
             raise PracticeRefused(unfinished_practice_message(limit))
-        match = create_match(
-            name="Practice",  # the title adds who sits (matches.visibility.titles)
-            organiser=member,
-            kickoff_at=None,
-            ruleset="word-duel",
-            lexicon="enable",
-            visibility_=Match.Visibility.MEMBERS,
-            no_show_window=None,
-            rated=False,
-        )
-        ComputerOpponent.objects.create(match=match, position=1, level=chosen, vocabulary_cap=cap)
-        now = _now()
-        seats = locked_seats(match)
-        for seat, player in zip(seats, (member, computer), strict=True):
-            seat.member = player
-            seat.seated_at = now
-            seat.save(update_fields=["member", "seated_at"])
-        publish_on_commit(after_seating(match, seats, now=now))
+        return open_practice_match(player=member, computer=computer, level=chosen, cap=cap)
+
+
+def open_practice_match(*, player: Member, computer: Member, level: str, cap: int) -> Match:
+    """The practice match itself, inside the caller's transaction (which has checked who
+    may start one): ``player`` First, the computer Second, live at once, members-only and
+    unrated; its opening news after the commit."""
+    match = create_match(
+        name="Practice",  # the title adds who sits (matches.visibility.titles)
+        organiser=player,
+        kickoff_at=None,
+        ruleset="word-duel",
+        lexicon="enable",
+        visibility_=Match.Visibility.MEMBERS,
+        no_show_window=None,
+        rated=False,
+    )
+    ComputerOpponent.objects.create(match=match, position=1, level=level, vocabulary_cap=cap)
+    now = _now()
+    seats = locked_seats(match)
+    for seat, member in zip(seats, (player, computer), strict=True):
+        seat.member = member
+        seat.seated_at = now
+        seat.save(update_fields=["member", "seated_at"])
+    publish_on_commit(after_seating(match, seats, now=now))
     return match
 
 
-def _unfinished_practice(member: Member) -> int:
+def unfinished_practice(member: Member) -> int:
     """How many practice matches the member started (against the computer, organised by
     the member: a fixture an organiser gave the computer a seat in is not one) not over."""
     return Match.objects.filter(
@@ -133,7 +140,7 @@ def _unfinished_practice(member: Member) -> int:
 def set_level(*, match_id: int, member: Member, level: str) -> ComputerOpponent:
     """The computer's level from its next move on; only the member it plays may change it,
     while the match is not over."""
-    chosen = _checked_level(level)
+    chosen = checked_level(level)
     with transaction.atomic():
         try:
             match = locked_match(match_id)
@@ -160,7 +167,7 @@ def seat_computer(*, match_id: int, organiser: Member, position: int, level: str
     its move is queued after the commit (and beat's sweep makes any it misses)."""
     if not (getattr(organiser, "is_authenticated", False) and organiser.is_organiser):
         raise PracticeRefused("Only organisers can seat the computer.")
-    chosen = _checked_level(level)
+    chosen = checked_level(level)
     if position not in (0, 1):
         raise PracticeRefused("Choose First or Second.")
     computer = computer_member()

@@ -2,13 +2,15 @@
 
 Heard from the core (common/events.py) after commit (``Phase.AFTER_COMMIT``): a match that
 opens with the computer to move, and a member's move that leaves it to play. The computer's
-own moves queue nothing more (after its move the member is to play).
+own moves queue nothing more (after its move the member is to play). And in the
+transaction of a guest's adoption (``accounts.guests``), the guest's games become the member's.
 """
 
 from __future__ import annotations
 
 from accounts.models import Member
-from common.events import MatchOpened, SeatFacts, TurnRecorded, subscribe
+from common.events import GuestAdopted, MatchOpened, Phase, SeatFacts, TurnRecorded, subscribe
+from practice.guests import take_on_guest_games
 from practice.services import COMPUTER_USERNAME
 from practice.tasks import queue_computer_turn
 
@@ -38,3 +40,4 @@ def subscribe_all() -> None:
     """Called once, from ``PracticeConfig.ready()``."""
     subscribe(MatchOpened, computer_moves_first)
     subscribe(TurnRecorded, computer_answers)
+    subscribe(GuestAdopted, take_on_guest_games, phase=Phase.IN_TRANSACTION)

@@ -26,6 +26,7 @@ from lexicon.difficulty import word_difficulty
 from lexicon.lexicon import get_lexicon
 from matches import services, visibility
 from matches.models import Match
+from practice import guests
 from practice.models import ComputerOpponent
 from practice.opponent import computer_move
 from practice.services import computer_member
@@ -147,3 +148,9 @@ def queue_warm_up() -> None:
         warm_up_task.delay()
     except Exception:  # only an optimisation: the first move then builds what it needs
         logger.exception("could not queue the computer's warm-up")
+
+
+@shared_task(name="practice.sweep_idle_guests", ignore_result=True)
+def sweep_idle_guests() -> list[int]:
+    """Beat's sweep of guests idle for ``GUEST_IDLE_DAYS``, and their games (safe to rerun)."""
+    return guests.sweep_idle_guests()

@@ -8,6 +8,7 @@ app_name = "practice"
 
 urlpatterns = [
     path("", views.start, name="start"),
+    path("now/", views.play_now, name="play-now"),
     path("<int:match_id>/level/", views.level, name="level"),
     path("<int:match_id>/seat/", views.seat, name="seat"),
 ]

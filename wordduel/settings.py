@@ -521,6 +521,17 @@ CELERY_BEAT_SCHEDULE["imports.requeue_stalled"] = {
 }
 # Practice matches a member may have unfinished at once (docs/RULES.md section 16).
 PRACTICE_MAX_UNFINISHED = int(os.environ.get("PRACTICE_MAX_UNFINISHED", "3"))
+# Guests (visitors playing the computer without an account, docs/RULES.md section 16): games
+# one address may start a day, and the days without a move after which beat's sweep deletes
+# a guest and its games (hourly, GUEST_SWEEP_SECONDS).
+GUEST_MATCHES_PER_ADDRESS_DAY = int(os.environ.get("GUEST_MATCHES_PER_ADDRESS_DAY", "10"))
+GUEST_IDLE_DAYS = int(os.environ.get("GUEST_IDLE_DAYS", "7"))
+GUEST_SWEEP_SECONDS = float(os.environ.get("GUEST_SWEEP_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE["practice.sweep_idle_guests"] = {
+    "task": "practice.sweep_idle_guests",
+    "schedule": GUEST_SWEEP_SECONDS,
+    "options": {"expires": GUEST_SWEEP_SECONDS},
+}
 # Web push (docs/NOTIFICATIONS.md): browsers a member may subscribe (a new one replaces the
 # oldest), the seconds a push service has to answer, and how late a push may be before
 # /healthz says so.

@@ -12,6 +12,9 @@ time, by the connection's own worker task. A client address (an IPv6 client's /6
 slot per open socket, counted across every web process, and its new sockets and ``sync``
 frames a minute are counted there too.
 
+A browser's guest (``accounts.guests``) is admitted by its cookie to the match it sits in,
+and stands while it is a guest seated there (``matches.live.guests``).
+
 A signed-in socket stands only while the session it connected with does, and, if it was a
 club member's, while they still are one: checked in the worker thread of every request,
 before a rack is relayed, and at once when the member's sign-out arrives (the process's one
@@ -51,6 +54,7 @@ from matches.live.floodgate import (
     socket_slots,
     sync_allowed,
 )
+from matches.live.guests import GuestSeatCheck, guest_from_scope, seated_guest
 from matches.live.protocol import CommitRequest, ProtocolError, Request, move_of, parse_frame
 from matches.news import PrivateNews, PublicNews, SignedOut, session_digest
 from matches.schemas import (
@@ -238,6 +242,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         slot_keeper().keep(self, *self.slot)
         self.news = news_for(get_channel_layer())
+        guest_id = guest_from_scope(self.scope) if self.member_id is None else None
+        if guest_id is not None:
+            # A browser's guest, on its own game only: it stands while it sits there.
+            guest = await off_loop(seated_guest, match_id=self.match_id, guest_id=guest_id)
+            if guest is not None:
+                self.user, self.member_id = guest, guest.pk
+                self.signed_in = GuestSeatCheck(guest_id=guest.pk, match_id=self.match_id)
         if self.member_id is not None:
             # Before its session is read again: a sign-out committed after that read is heard.
             await self.news.join_sign_outs(self)

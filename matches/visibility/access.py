@@ -63,6 +63,8 @@ class Viewer:
     is_organiser: bool = False
     #: Approved (:func:`is_club_member`); a pending or removed account is signed in but not.
     is_member: bool = False
+    #: A guest (``accounts.guests``): it may watch the matches it sits in, and share none.
+    is_guest: bool = False
 
     @property
     def role(self) -> Role:
@@ -103,20 +105,32 @@ def viewer_for(
         has_key=key_is_valid(match, key),
         is_organiser=bool(member_id and user.is_organiser),
         is_member=is_club_member(user),
+        is_guest=bool(member_id and getattr(user, "is_guest", False)),
     )
 
 
 def can_watch(match: Match, viewer: Viewer) -> bool:
-    """Public matches: anyone. Members-only: approved members and current-key holders."""
-    return match.visibility == Match.Visibility.PUBLIC or viewer.is_member or viewer.has_key
+    """Public matches: anyone. Members-only: approved members, current-key holders and a
+    guest seated in it (its own game against the computer)."""
+    return (
+        match.visibility == Match.Visibility.PUBLIC
+        or viewer.is_member
+        or viewer.has_key
+        or (viewer.is_guest and viewer.seat is not None)
+    )
 
 
 def can_share(match: Match, viewer: Viewer) -> bool:
-    """The players and the organiser may copy a members-only match's viewing link."""
-    return match.visibility == Match.Visibility.MEMBERS and (
-        viewer.seat is not None
-        or viewer.is_organiser
-        or (viewer.member_id is not None and viewer.member_id == match.created_by_id)
+    """The players and the organiser may copy a members-only match's viewing link (a
+    guest none: it may not show members-only play to anyone)."""
+    return (
+        match.visibility == Match.Visibility.MEMBERS
+        and not viewer.is_guest
+        and (
+            viewer.seat is not None
+            or viewer.is_organiser
+            or (viewer.member_id is not None and viewer.member_id == match.created_by_id)
+        )
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import template
 
+from accounts import guests
 from engine.ladder import with_rating
 from matches import services, visibility
 from matches.models import Match
@@ -33,7 +34,7 @@ def _rated(ruleset: str | None) -> list[tuple[str, str]]:
 @register.inclusion_tag("practice/_level.html", takes_context=True)
 def computer_level(context: dict[str, Any], match_id: int) -> dict[str, Any]:
     request = context.get("request")
-    user = getattr(request, "user", None)
+    user = guests.viewer(request) if request is not None else None  # a guest's game too
     opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()
     plays_it = (
         opponent is not None
@@ -66,13 +67,17 @@ def _free_seats(match_id: int, user: Any) -> list[tuple[int, str]]:
 
 @register.inclusion_tag("practice/_start.html", takes_context=True)
 def play_computer_form(context: dict[str, Any]) -> dict[str, Any]:
-    """The home page's "Play the computer" form (a level, then the board at once); for an
-    account that is not an approved member, why not instead."""
+    """The home page's "Play the computer" form (a level, then the board at once); for a
+    visitor, "Play the computer now" as a guest; for an account that is not an approved
+    member, why not instead."""
     request = context.get("request")
+    user = getattr(request, "user", None)
     return {
         "practice_levels": _rated("word-duel"),  # a practice game's ruleset
         "csrf_token": context.get("csrf_token"),
-        "allowed": is_club_member(getattr(request, "user", None)),
+        "allowed": is_club_member(user),
+        # A visitor plays at once as a guest (practice/guests.py).
+        "guest": user is None or not user.is_authenticated,
         "refusal": MEMBERS_PRACTISE,
     }
 
@@ -85,7 +90,7 @@ def practice_review(context: dict[str, Any], match_id: int, key: str = "") -> di
     Who may see a review is the core's to say (``visibility.moves_review``: a seated
     player, after the end); here only the matches it is offered on: the computer's."""
     request = context.get("request")
-    user = getattr(request, "user", None)
+    user = guests.viewer(request) if request is not None else None
     opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()
     if (
         opponent is None

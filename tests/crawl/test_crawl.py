@@ -6,10 +6,11 @@ ninja API's operations as well, checked against ``api.urls``), so a route added 
 crawled without anyone listing it; a route whose path parameters this test cannot fill fails
 the test, naming the parameter to add to :func:`path_values`. Each parameter is filled from
 real objects made here (a tournament with live, finished and scheduled matches, a practice
-game, a cancelled fixture, a members-only one, a league, imported games, a
-challenge, a vacation, members of every standing) and from values that name nothing. Every
-route is asked GET, HEAD and OPTIONS by an anonymous visitor, an approved member, a pending
-member, a removed member and an organiser.
+game, a cancelled fixture, a members-only one, a league, imported games, a challenge, a
+vacation, members of every standing) and from values that name nothing. Every route is asked
+GET, HEAD and OPTIONS by an anonymous visitor, an approved member, a pending member, a removed
+member, an organiser and a guest (a visitor playing the computer without an account, by its
+cookie).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from accounts import services as account_services
+from accounts.guests import GUEST_COOKIE, guest_cookie_value
 from accounts.models import Member
 from challenges import services as challenge_services
 from imports import services as import_services
@@ -42,6 +44,7 @@ from matches.models import Match
 from notifications import feeds
 from notifications.services import channel_kinds, unsubscribe_token
 from practice import services as practice_services
+from practice.guests import start_guest_practice
 from tournaments import services as organising
 from vacations import services as vacation_services
 
@@ -131,6 +134,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
     organising.fixture_cancel(organiser=organiser, match_id=cancelled.id, reason="Hall closed")
     empty_seat = make_fixture(first=carol, name="A seat free")
     practice = practice_services.start_practice(member=alice)
+    guests_game = start_guest_practice(guest_id=None, address="192.0.2.99")
     # The removed member held a seat in a members-only match before the organiser removed them.
     theirs = make_fixture(
         first=removed, second=bob, name="Was a member", visibility=Match.Visibility.MEMBERS
@@ -163,6 +167,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
             "pending": pending,
             "removed": Member.objects.get(pk=removed.pk),
             "organiser": organiser,
+            "guest": guests_game.created_by,  # a visitor's guest cookie, no session
         }
     )
     world.values = {
@@ -176,6 +181,7 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
                 cancelled.id,
                 empty_seat.id,
                 practice.id,
+                guests_game.id,
                 theirs.id,
             )
         ]
@@ -307,7 +313,9 @@ def test_every_route_answers_everyone_without_a_server_error(world: World, error
     problems: list[str] = []
     for role, member in world.members.items():
         client = Client(raise_request_exception=False)
-        if member is not None:
+        if member is not None and member.is_guest:
+            client.cookies[GUEST_COOKIE] = guest_cookie_value(member)
+        elif member is not None:
             client.force_login(member)
         asked = [("get", path) for path in paths]
         asked += [(method, path) for path in others for method in ("head", "options")]

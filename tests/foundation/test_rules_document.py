@@ -70,6 +70,9 @@ SENT_BY: dict[str, frozenset[str]] = {
     "InvitationUnusable": frozenset(),
     "MembershipRefused": frozenset(),
     "AccountRefused": frozenset(),
+    # A guest's games on sign-up: the sign-up page's message only.
+    "GuestUnknown": frozenset(),
+    "GuestRefused": frozenset(),
     # Imported games: the import pages only.
     "ImportRefused": frozenset(),
     "RecordTooBig": frozenset(),

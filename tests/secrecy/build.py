@@ -1,8 +1,9 @@
 """Building a world and taking down everything each viewer gets from it, on every channel.
 
 One world is one tournament match between alice (First) and bob (Second), organised by
-olive and watched by carol (a member), a key holder, an anonymous visitor and dave (a
-sign-up still waiting for approval). Before its kick-off olive puts bob in carol's seat and
+olive and watched by carol (a member), a key holder, an anonymous visitor, dave (a
+sign-up still waiting for approval) and a guest (a visitor who plays the computer without an
+account, by its browser's guest cookie). Before its kick-off olive puts bob in carol's seat and
 moves the kick-off, and beside it carol and bob play a friendly that carol resigns and
 offers to rematch: so every kind of notice is really caused (``_schedule``, ``_friendly``).
 Its life has three phases, and at the end of each the world *looks*: every role fetches
@@ -45,6 +46,7 @@ from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
+from accounts.guests import GUEST_COOKIE, guest_cookie_value
 from accounts.models import Member
 from challenges import services as challenges
 from common.logs import JsonFormatter
@@ -54,7 +56,7 @@ from matches.visibility import policy
 from notifications import delivery, sweeps
 from notifications.models import CalendarFeed, Delivery, Kind, Notice, NotificationSettings
 from tests.conftest import _drop_rate_limits
-from tests.matches.test_ws_helpers import headers_for, session_cookie, socket_path
+from tests.matches.test_ws_helpers import ORIGIN, headers_for, session_cookie, socket_path
 from tests.secrecy import plants, worlds
 from tests.secrecy.worlds import LOG, ROLES, Look, Role, WorldRecord, WorldSpec
 from tournaments import services as organising
@@ -209,7 +211,14 @@ def _make_members(spec: WorldSpec, push_url: str, keys: Any) -> dict[str, Member
     dave = members["dave"]
     dave.membership = Member.Membership.PENDING
     dave.save(update_fields=["membership"])
+    # A guest (accounts.guests), named alike in every world: no email, no push, no session.
+    guest = Member(username="guest-of-the-world", is_active=False, membership="guest")
+    guest.set_unusable_password()
+    guest.save()
+    members["guest"] = guest
     for username, member in members.items():
+        if member.is_guest:
+            continue
         prefs, _ = NotificationSettings.objects.get_or_create(member=member)
         if username == "alice":  # "your move" as a digest, at the hour of the live look
             prefs.your_move_email = NotificationSettings.EmailMode.DIGEST
@@ -302,7 +311,9 @@ def _setup(spec: WorldSpec, outside: Outside) -> Cast:
     for role in ROLES:
         client = Client()
         member = members.get(role.username or "")
-        if member is not None:
+        if role.guest:
+            client.cookies[GUEST_COOKIE] = guest_cookie_value(members["guest"])
+        elif member is not None:
             client.force_login(member)
         clients[role.name] = client
     return Cast(members, match_id, tournament_id, clients)
@@ -334,6 +345,8 @@ def _notify_every_kind(cast: Cast, phase: str) -> None:
             else None
         )
         for username, member in sorted(cast.members.items()):
+            if member.is_guest:
+                continue  # never told of anything (an inactive seat is not told)
             key = f"secrecy:{phase}:{kind}:{username}"
             Notice.objects.create(
                 key=key,
@@ -506,10 +519,15 @@ class Watch:
 
 async def _open(role: Role, cast: Cast, spec: WorldSpec) -> Watch:
     member = cast.member(role)
-    cookie = await db(session_cookie)(member) if member is not None else None
     key = spec.viewing_key if role.with_key else None
+    if role.guest:
+        guest = f"{GUEST_COOKIE}={guest_cookie_value(cast.members['guest'])}"
+        headers = [ORIGIN, (b"cookie", guest.encode())]
+    else:
+        cookie = await db(session_cookie)(member) if member is not None else None
+        headers = headers_for(cookie)
     communicator = WebsocketCommunicator(
-        application, socket_path(cast.match_id, key), headers=headers_for(cookie)
+        application, socket_path(cast.match_id, key), headers=headers
     )
     connected, code = await communicator.connect(timeout=ARRIVAL)
     assert connected, f"{role.name}: the handshake failed ({code})"

@@ -229,11 +229,14 @@ def live_look(moves: int) -> datetime:
 
 @dataclass(frozen=True)
 class Role:
-    """A viewer: a member (by username) or an anonymous visitor, perhaps with the key."""
+    """A viewer: a member (by username) or an anonymous visitor, perhaps with the key; or a
+    guest (a visitor who plays the computer without an account: its browser's guest cookie,
+    no session)."""
 
     name: str
     username: str | None
     with_key: bool = False
+    guest: bool = False
 
 
 ROLES: tuple[Role, ...] = (
@@ -244,6 +247,7 @@ ROLES: tuple[Role, ...] = (
     Role("key holder", None, with_key=True),
     Role("anonymous visitor", None),
     Role("sign-up waiting for approval (dave)", "dave"),
+    Role("guest playing the computer, no account", "guest", guest=True),
 )
 #: Everyone with an account in a world (the pending one included).
 USERNAMES = ("olive", "alice", "bob", "carol", "dave")
