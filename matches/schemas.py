@@ -757,9 +757,11 @@ class StandingRow(Shape):
     lost: int
     points: float = Field(description="A win 1, a draw 0.5.")
     spread: int
-    separated_by: Literal["", "head-to-head", "member number"] = Field(
-        description="The tie-break that placed this player above the next one, when points "
-        "and spread did not."
+    separated_by: Literal["", "head-to-head", "opponents' scores", "Buchholz", "member number"] = (
+        Field(
+            description="The tie-break that placed this player above the next one, when points "
+            "and spread did not (the tournament's chosen order: RULES.md section 12)."
+        )
     )
 
 

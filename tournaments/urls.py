@@ -8,6 +8,21 @@ from tournaments import organise_views, views
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/results.csv",
+        views.tournament_results_csv,
+        name="tournament-results-csv",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings.csv",
+        views.tournament_standings_csv,
+        name="tournament-standings-csv",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/results.t",
+        views.tournament_tsh_file,
+        name="tournament-tsh",
+    ),
     path("organise/", views.organise, name="organise"),
     path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
