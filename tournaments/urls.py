@@ -3,7 +3,7 @@ forms and the fixture list with its actions."""
 
 from django.urls import path
 
-from tournaments import organise_views, views
+from tournaments import director_views, organise_views, views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
@@ -32,6 +32,37 @@ urlpatterns = [
         views.swiss_pair_round,
         name="organise-swiss-pair",
     ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/",
+        director_views.director_page,
+        name="organise-director",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/tie-breaks/",
+        director_views.set_tie_breaks,
+        name="organise-tie-breaks",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/turn-time/",
+        director_views.set_turn_time,
+        name="organise-turn-time",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/enter/",
+        director_views.enter_late,
+        name="organise-enter",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/withdraw/",
+        director_views.withdraw,
+        name="organise-withdraw",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/entries/",
+        director_views.import_entries,
+        name="organise-entries",
+    ),
+    path("organise/members/import/", director_views.import_members, name="organise-members-import"),
     path("organise/fixtures/", organise_views.organise_fixtures, name="organise-fixtures"),
     path(
         "organise/fixtures/<int:match_id>/reschedule/",
