@@ -10,7 +10,12 @@ from typing import Any
 from django import forms
 
 from accounts.models import Member
-from tournaments.forms import DATETIME_LOCAL_FORMATS, DateTimeLocalInput, LocalTimeMixin, member_input
+from tournaments.forms import (
+    DATETIME_LOCAL_FORMATS,
+    DateTimeLocalInput,
+    LocalTimeMixin,
+    member_input,
+)
 from tournaments.organise_forms import _reason_field, clean_member
 from tournaments.standings import TIE_BREAKS
 
