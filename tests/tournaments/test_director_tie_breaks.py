@@ -152,8 +152,8 @@ def test_an_organiser_chooses_the_order_and_the_page_api_and_csv_follow(cup, org
     assert api["tie_break_order"] == standings.tie_break_order(("head_to_head", "opponents_scores"))
     assert api["standings"][0]["separated_by"] == "head-to-head"
     html = client.get(f"/tournaments/{cup.id}/").content.decode()
-    assert "then head-to-head among the tied players (their points, then their spread), then " \
-        "cumulative opponents&#x27; scores" in html  # fmt: skip
+    order = ", then ".join(standings.tie_break_order(("head_to_head", "opponents_scores")))
+    assert f"Order: {order}.".replace("'", "&#x27;") in html
     assert "ahead on head-to-head" in html
     csv_text = client.get(f"/tournaments/{cup.id}/standings.csv").content.decode()
     assert [line.split(",")[1] for line in csv_text.splitlines()[1:]] == [
