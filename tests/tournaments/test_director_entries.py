@@ -29,6 +29,22 @@ def players(make_member) -> dict[str, Member]:
     return {name: make_member(name) for name in ("ann", "bob", "cat", "dan")}
 
 
+def _enter(organiser, tournament, member, *, first_kickoff=LATE, interval=timedelta(days=1)):
+    return director.entrant_add(
+        organiser=organiser,
+        tournament_id=tournament.id,
+        member_id=member.pk,
+        first_kickoff=first_kickoff,
+        interval=interval,
+    )
+
+
+def _withdraw(organiser, tournament, member, reason="Cannot play on"):
+    return director.entrant_withdraw(
+        organiser=organiser, tournament_id=tournament.id, member_id=member.pk, reason=reason
+    )
+
+
 def _players_of(match: Match) -> list[str]:
     return [seat.member.username for seat in match.seats.order_by("position")]
 
@@ -57,11 +73,9 @@ def test_a_late_entrant_plays_each_entrant_once_in_new_rounds(organiser, players
     # A second time, or a Swiss, or a kick-off past, is refused, and nothing is made.
     count = cup.matches.count()
     with pytest.raises(director.EntryRefused, match="already entered"):
-        director.entrant_add(organiser=organiser, tournament_id=cup.id, member_id=eve.pk,
-                             first_kickoff=LATE, interval=timedelta(days=1))  # fmt: skip
+        _enter(organiser, cup, eve)
     with pytest.raises(InvalidFixture, match="must kick off in the future"):
-        director.entrant_add(organiser=organiser, tournament_id=cup.id, member_id=players["dan"].pk,
-                             first_kickoff=KICKOFF.replace(year=2001), interval=timedelta(0))  # fmt: skip
+        _enter(organiser, cup, players["dan"], first_kickoff=KICKOFF.replace(year=2001))
     assert cup.matches.count() == count
     assert not cup.players.filter(pk=players["dan"].pk).exists()
 
@@ -76,13 +90,11 @@ def test_a_swiss_and_a_finished_tournament_take_no_late_entrant(organiser, playe
         interval=timedelta(days=1),
     )
     with pytest.raises(director.EntryRefused, match="for round robins"):
-        director.entrant_add(organiser=organiser, tournament_id=swiss.id, member_id=players["cat"].pk,
-                             first_kickoff=LATE, interval=timedelta(days=1))  # fmt: skip
+        _enter(organiser, swiss, players["cat"])
     pair = round_robin(organiser, [players["cat"], players["dan"]], name="Pair")
     settle(pair, players["cat"], players["dan"], scores=(300, 200), winner=players["cat"])
     with pytest.raises(director.EntryRefused, match="is over"):
-        director.entrant_add(organiser=organiser, tournament_id=pair.id, member_id=players["ann"].pk,
-                             first_kickoff=LATE, interval=timedelta(days=1))  # fmt: skip
+        _enter(organiser, pair, players["ann"])
 
 
 def test_under_half_played_the_unplayed_fixtures_are_removed(organiser, players) -> None:
@@ -107,8 +119,7 @@ def test_under_half_played_the_unplayed_fixtures_are_removed(organiser, players)
     assert (table["cat"].played, table["dan"].played) == (0, 0)
     # Withdrawn once only.
     with pytest.raises(director.EntryRefused, match="already been withdrawn"):
-        director.entrant_withdraw(organiser=organiser, tournament_id=cup.id, member_id=ann.pk,
-                                  reason="Again")  # fmt: skip
+        _withdraw(organiser, cup, ann)
 
 
 def test_half_or_more_played_the_unplayed_fixtures_are_forfeited(organiser, players) -> None:
@@ -135,23 +146,18 @@ def test_half_or_more_played_the_unplayed_fixtures_are_forfeited(organiser, play
 def test_withdrawing_someone_not_entered_is_refused(organiser, players, make_member) -> None:
     cup = round_robin(organiser, [players["ann"], players["bob"]])
     with pytest.raises(director.EntryRefused, match="not entered"):
-        director.entrant_withdraw(organiser=organiser, tournament_id=cup.id,
-                                  member_id=make_member("zed").pk, reason="x")  # fmt: skip
+        _withdraw(organiser, cup, make_member("zed"))
     assert not Withdrawal.objects.exists()
 
 
 def test_a_withdrawn_player_is_not_paired_with_a_late_entrant(organiser, players, make_member):
     ann, bob, cat, _ = players.values()
     cup = round_robin(organiser, [ann, bob, cat])
-    director.entrant_withdraw(organiser=organiser, tournament_id=cup.id, member_id=bob.pk,
-                              reason="Gone")  # fmt: skip
-    made = director.entrant_add(organiser=organiser, tournament_id=cup.id,
-                                member_id=make_member("eve").pk, first_kickoff=LATE,
-                                interval=timedelta(days=1))  # fmt: skip
+    _withdraw(organiser, cup, bob)
+    made = _enter(organiser, cup, make_member("eve"))
     assert sorted(name for m in made for name in _players_of(m) if name != "eve") == ["ann", "cat"]
     with pytest.raises(director.EntryRefused, match="cannot enter it again"):
-        director.entrant_add(organiser=organiser, tournament_id=cup.id, member_id=bob.pk,
-                             first_kickoff=LATE, interval=timedelta(days=1))  # fmt: skip
+        _enter(organiser, cup, bob)
 
 
 def _local(moment) -> str:
