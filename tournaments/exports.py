@@ -78,7 +78,7 @@ def result_rows(tournament: Tournament) -> list[dict[str, object]]:
     """One row per finished match: its round, players (usernames), scores, First's spread
     as the standings count it, the result and end reason in words, and when it finished
     (UTC, ISO 8601)."""
-    rows = []
+    rows: list[dict[str, object]] = []
     for match in _finished(tournament):
         seats = list(match.seats.all())
         counted = game_counts(match, seats)
@@ -104,7 +104,7 @@ def result_rows(tournament: Tournament) -> list[dict[str, object]]:
 def standing_rows(tournament: Tournament) -> list[dict[str, object]]:
     """One row per line of the table, in its order (the tournament's own tie-breaks), with
     each tie-break's number and what separated the player from the next one."""
-    return [
+    rows: list[dict[str, object]] = [
         {
             "rank": rank,
             "member": _text(line.username),
@@ -122,6 +122,7 @@ def standing_rows(tournament: Tournament) -> list[dict[str, object]]:
         }
         for rank, line in enumerate(standings(tournament), start=1)
     ]
+    return rows
 
 
 def results_csv(tournament: Tournament) -> str:
