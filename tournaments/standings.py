@@ -70,11 +70,23 @@ _SEPARATION: dict[str, Separation] = {
 }
 
 
+#: Each tie-break's steps in the order's words (head-to-head is two: points, then spread).
+_ORDER_WORDS: dict[str, tuple[str, ...]] = {
+    "spread": ("spread",),
+    "head_to_head": (
+        "head-to-head points among the tied players",
+        "head-to-head spread among the tied players",
+    ),
+    "opponents_scores": ("cumulative opponents' scores",),
+    "buchholz": ("Buchholz",),
+}
+
+
 def tie_break_order(tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS) -> list[str]:
     """The whole order in words, first to last, for the page and the API."""
     return [
         "points (a win 1, a draw ½)",
-        *(TIE_BREAKS[key] for key in tie_breaks),
+        *(words for key in tie_breaks for words in _ORDER_WORDS[key]),
         "the earlier member (lower member number)",
     ]
 
