@@ -1,10 +1,14 @@
 """What a Swiss tournament keeps beside the core's :class:`matches.models.Tournament`: its
 format and settings (:class:`Swiss`, one-to-one), each round as paired (:class:`SwissRound`,
 with its Gibson, and whether the organiser forced it) and each bye with its score
-(:class:`SwissBye`, counted by the standings). The fixtures themselves are the core's
-matches, made through ``create_match``; nothing here changes the core's tables."""
+(:class:`SwissBye`, counted by the standings); a director's choices (:class:`TournamentOptions`:
+tie-breaks, move time) and each player withdrawn (:class:`Withdrawal`). The fixtures
+themselves are the core's matches, made through ``create_match``; nothing here changes the
+core's tables."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -109,6 +113,12 @@ class TournamentOptions(models.Model):
 
     def __str__(self) -> str:
         return f"Options: {self.tournament}"
+
+
+def turn_time_of(tournament: Tournament) -> timedelta | None:
+    """The move time a tournament's new fixtures take (None: the club's usual)."""
+    options = TournamentOptions.objects.filter(tournament=tournament).first()
+    return options.turn_time if options is not None else None
 
 
 class Withdrawal(models.Model):

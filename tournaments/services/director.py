@@ -29,7 +29,7 @@ from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture, OwnMatch
 from matches.services.lifecycle import finish_match
 from matches.visibility.access import is_club_member
-from tournaments.models import Swiss, TournamentOptions, Withdrawal
+from tournaments.models import Swiss, TournamentOptions, Withdrawal, turn_time_of
 from tournaments.services.fixtures import NOT_A_MEMBER, seat_players
 from tournaments.services.organising import _locked_for_change, _reason, _record
 from tournaments.standings import TIE_BREAKS
@@ -126,15 +126,25 @@ def turn_time_set(
     *, organiser: Any, tournament_id: int, turn_time: timedelta | None
 ) -> TournamentOptions:
     """Set the time each move of the tournament's fixtures may take (None: the club's
-    usual). It applies from each fixture's next turn; a turn already running keeps its
-    deadline. Locks the tournament row and its options."""
+    usual): its fixtures not over take it (``Match.turn_time``) from their next turn (a turn
+    already running keeps its deadline), and fixtures made later (a late entrant's, a Swiss
+    round's) are made with it. Locks the tournament row, its options, then those fixtures'
+    rows in id order."""
     require_organiser(organiser)
     if turn_time is not None and not MIN_TURN_TIME <= turn_time <= MAX_TURN_TIME:
         raise OptionsRefused(TURN_TIME_OUT_OF_RANGE)
     with transaction.atomic():
-        options = _locked_options(_locked_tournament(tournament_id))
+        tournament = _locked_tournament(tournament_id)
+        options = _locked_options(tournament)
         options.turn_time = turn_time
         options.save(update_fields=["turn_time"])
+        ids = list(
+            Match.objects.select_for_update()
+            .filter(tournament=tournament, status__in=[Match.Status.SCHEDULED, Match.Status.LIVE])
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        Match.objects.filter(id__in=ids).update(turn_time=turn_time)
     return options
 
 
@@ -194,6 +204,7 @@ def _add_entrant(
             tournament=tournament,
             round_number=round_number,
             rated=tournament.rated,
+            turn_time=turn_time_of(tournament),
         )
         pair = (member, opponent) if index % 2 == 0 else (opponent, member)
         seat_players(match, pair, now=now)
