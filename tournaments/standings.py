@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from matches.game_counts import ON_THE_BOARD, GameCount, counts, game_counts
 from matches.models import Match, Tournament
 from matches.schemas import StandingRow, TournamentStandings
-from tournaments.models import SwissBye, TournamentOptions
+from tournaments.models import SwissBye, TournamentOptions, Withdrawal
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -118,6 +118,8 @@ class Standing:
     buchholz: float = 0.0
     #: Set when head-to-head or the last resort placed this player above the next one.
     separated_by: Separation = ""
+    #: Withdrawn by a director (tournaments.models.Withdrawal): still in the table.
+    withdrawn: bool = False
 
     @property
     def points(self) -> float:
@@ -267,6 +269,11 @@ def standings(tournament: Tournament) -> list[Standing]:
             games.append(game)
     for bye in SwissBye.objects.filter(swiss__tournament=tournament).select_related("member"):
         line_for(bye.member).add_bye(points=float(bye.points), spread=bye.spread)
+    for member_id in Withdrawal.objects.filter(tournament=tournament).values_list(
+        "member_id", flat=True
+    ):
+        if member_id in table:
+            table[member_id].withdrawn = True
     return order(table.values(), games, tie_breaks_of(tournament))
 
 

@@ -191,6 +191,8 @@ def test_the_director_page_enters_and_withdraws_for_organisers_only(organiser, p
     page = client.get(answer.url).content.decode()
     assert "Withdrew bob: unplayed fixtures removed (3)." in page
     assert "bob: Unplayed fixtures removed (0 of 3 played); Cannot play on" in page
+    table = client.get(f"/tournaments/{cup.id}/").content.decode()
+    assert '<a href="/players/bob/">bob</a> <span class="badge withdrawn">Withdrawn</span>' in table
     no_reason = client.post(url + "withdraw/", {"withdraw-member": "cat", "withdraw-reason": ""})
     assert no_reason.status_code == 400
     assert not Withdrawal.objects.filter(member=cat).exists()
