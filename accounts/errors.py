@@ -46,3 +46,14 @@ class GuestRefused(ServiceError):
 
     code = "guest_refused"
     status = 409
+
+
+class MembersImportRefused(ServiceError):
+    """A members file with at least one bad row: no invitation was made. ``rows`` holds each
+    bad row's number (the first row is 1) and what is wrong with it."""
+
+    code = "members_import_refused"
+
+    def __init__(self, message: str, *, rows: list[tuple[int, str]] | None = None) -> None:
+        super().__init__(message)
+        self.rows = rows or []

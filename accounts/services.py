@@ -13,6 +13,8 @@ from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -22,12 +24,14 @@ from accounts.errors import (
     AccountRefused,
     InvitationUnusable,
     MembershipRefused,
+    MembersImportRefused,
     SignUpRefused,
 )
 from accounts.models import BIO_LENGTH, NAME_TAKEN, Club, Invitation, Member
 from accounts.names import ANONYMOUS_PREFIX, display_name_refusal, skeleton
 from accounts.permissions import require_organiser
 from common.events import MemberForgotten, MemberLeaving, MemberRemoved, SessionsEnded, emit
+from common.text import is_one_line
 
 SIGN_UP_BY_INVITATION = "Sign-up is by invitation only: use the link an organiser gave you."
 INVITATION_UNKNOWN = "That invitation link is not valid."
@@ -132,6 +136,84 @@ def invitation_create(
     return Invitation.objects.create(
         created_by=organiser, expires_at=expires_at, max_uses=max_uses, note=note.strip()[:100]
     )
+
+
+#: The most rows a members file may have.
+MAX_MEMBER_ROWS = 500
+NO_MEMBER_ROWS = "The file names nobody: one member a row, their name then their address."
+TOO_MANY_MEMBER_ROWS = f"A members file has at most {MAX_MEMBER_ROWS} rows."
+MEMBERS_REFUSED = "No invitation was made: correct the rows below and import the file again."
+ROW_NEEDS_A_NAME = "The row has no name."
+ROW_NAME_NOT_ONE_LINE = "The name must be one line."
+ROW_BAD_EMAIL = "That is not an email address."
+ROW_EMAIL_TWICE = "That address is on an earlier row too."
+ROW_EMAIL_A_MEMBER = "That address belongs to a member already."
+ROW_TOO_LONG = "The name and address together are at most 96 characters."
+
+
+def members_import(
+    *, organiser: Any, rows: list[list[str]], expires_at: datetime
+) -> list[Invitation]:
+    """One single-use invitation link per row of a members file (``name, email``; a first
+    row ``name, email`` is a header), its note naming who it is for: the club's one way
+    in for someone an organiser adds (an account needs its own password, set by its owner
+    through the link, so the organiser never knows it).
+
+    All or nothing: every row is checked first (a name, one line; an address, valid, not
+    on another row, not a member's already) and a file with any bad row is refused with
+    each bad row's number and error (:class:`MembersImportRefused`), making nothing.
+    Writes only new rows, in one transaction."""
+    require_organiser(organiser)
+    if expires_at <= timezone.now():
+        raise AccountRefused(BAD_INVITATION)
+    numbered = [(n, row) for n, row in enumerate(rows, start=1) if any(c.strip() for c in row)]
+    if numbered and [c.strip().lower() for c in numbered[0][1][:2]] == ["name", "email"]:
+        numbered = numbered[1:]
+    if not numbered:
+        raise MembersImportRefused(NO_MEMBER_ROWS)
+    if len(numbered) > MAX_MEMBER_ROWS:
+        raise MembersImportRefused(TOO_MANY_MEMBER_ROWS)
+    errors: list[tuple[int, str]] = []
+    notes: list[str] = []
+    seen: set[str] = set()
+    for number, row in numbered:
+        name = row[0].strip() if row else ""
+        email = row[1].strip() if len(row) > 1 else ""
+        refusal = _member_row_refusal(name, email, seen)
+        if refusal:
+            errors.append((number, refusal))
+        else:
+            notes.append(f"{name} <{email}>" if email else name)
+        seen.add(email.lower())
+    if errors:
+        raise MembersImportRefused(MEMBERS_REFUSED, rows=errors)
+    with transaction.atomic():
+        return [
+            Invitation.objects.create(
+                created_by=organiser, expires_at=expires_at, max_uses=1, note=note
+            )
+            for note in notes
+        ]
+
+
+def _member_row_refusal(name: str, email: str, seen: set[str]) -> str:
+    """What is wrong with one row of a members file, or ``""``."""
+    if not name:
+        return ROW_NEEDS_A_NAME
+    if not is_one_line(name):
+        return ROW_NAME_NOT_ONE_LINE
+    if len(name) + len(email) > 96:
+        return ROW_TOO_LONG
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            return ROW_BAD_EMAIL
+        if email.lower() in seen:
+            return ROW_EMAIL_TWICE
+        if Member.objects.filter(email__iexact=email).exists():
+            return ROW_EMAIL_A_MEMBER
+    return ""
 
 
 def invitation_revoke(*, organiser: Any, invitation_id: int) -> Invitation:

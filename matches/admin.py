@@ -89,6 +89,7 @@ class MatchAdmin(ReadOnlyAdmin):
         "no_show_at",
         "turn_started_at",
         "turn_deadline_at",
+        "turn_time",
         "turn_number",
         "to_move",
         "bag_count",

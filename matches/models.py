@@ -114,6 +114,9 @@ class Match(models.Model):
     no_show_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline_at = models.DateTimeField(null=True, blank=True)
+    #: The time each move may take (its tournament's, set by a director); None: the club's
+    #: ``FORFEIT_AFTER``. Read with the row, so a move's deadline costs no query.
+    turn_time = models.DurationField(null=True, blank=True)
 
     # Public progress: part of the position (matches/stored_game.py), and what listings and the
     # stale-turn check read. ``bag_count`` is derived, written beside the bag it counts.
@@ -168,6 +171,11 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABANDONED}
+
+    @property
+    def time_per_move(self) -> timedelta:
+        """How long each move may take: the fixture's own time, or the club's."""
+        return self.turn_time if self.turn_time is not None else settings.FORFEIT_AFTER
 
 
 class Seat(models.Model):

@@ -761,9 +761,11 @@ class StandingRow(Shape):
         description="A Swiss's byes, counted in played, won/drawn/lost, points and spread as "
         "the tournament's bye score says."
     )
-    separated_by: Literal["", "head-to-head", "member number"] = Field(
-        description="The tie-break that placed this player above the next one, when points "
-        "and spread did not."
+    separated_by: Literal["", "head-to-head", "opponents' scores", "Buchholz", "member number"] = (
+        Field(
+            description="The tie-break that placed this player above the next one, when points "
+            "and spread did not (the tournament's chosen order: RULES.md section 12)."
+        )
     )
 
 

@@ -8,10 +8,13 @@ its :class:`LeagueSeason`\ s, each season's :class:`Division`\ s, each tied to t
 round-robin tournament that is its fixtures, and the members withdrawn after a season
 (:class:`LeagueLeaver`). A knockout: its settings (:class:`Knockout`, one-to-one), its
 bracket's ties (:class:`KnockoutTie`) and the games played in each (:class:`KnockoutGame`).
-The fixtures themselves are the core's matches, made through ``create_match``; nothing here
-changes the core's tables."""
+A director's choices for any tournament (:class:`TournamentOptions`: tie-breaks, move
+time) and each player withdrawn (:class:`Withdrawal`). The fixtures themselves are the
+core's matches, made through ``create_match``; nothing here changes the core's tables."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -287,3 +290,63 @@ class KnockoutGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tie} · Game {self.number}"
+
+
+# ---------------------------------------------------------------- a director's choices
+
+
+def default_tie_breaks() -> list[str]:
+    """Spread, then head-to-head: the table's order before organisers could choose."""
+    return ["spread", "head_to_head"]
+
+
+class TournamentOptions(models.Model):
+    """A director's choices for one tournament (docs/RULES.md section 12 and section 3):
+    the order of its tie-breaks (keys of :data:`tournaments.standings.TIE_BREAKS`) and the
+    time each move of its fixtures may take (none: the club's ``FORFEIT_AFTER``)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="options"
+    )
+    tie_breaks = models.JSONField(default=default_tie_breaks)
+    turn_time = models.DurationField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Options: {self.tournament}"
+
+
+def turn_time_of(tournament: Tournament) -> timedelta | None:
+    """The move time a tournament's new fixtures take (None: the club's usual)."""
+    options = TournamentOptions.objects.filter(tournament=tournament).first()
+    return options.turn_time if options is not None else None
+
+
+class Withdrawal(models.Model):
+    """A player withdrawn from a tournament in progress, and which rule settled their
+    unplayed fixtures: ``removed`` (they had played under half their games: those fixtures
+    are cancelled and count for nobody) or ``forfeited`` (each is a win for the opponent)."""
+
+    class Rule(models.TextChoices):
+        REMOVED = "removed", "Unplayed fixtures removed"
+        FORFEITED = "forfeited", "Unplayed fixtures forfeited to the opponents"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="withdrawals")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="withdrawals"
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=500)
+    rule = models.CharField(max_length=10, choices=Rule.choices)
+    #: Their games finished and in all when withdrawn (what decided the rule).
+    played = models.PositiveSmallIntegerField()
+    games = models.PositiveSmallIntegerField()
+    withdrawn_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["withdrawn_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "member"], name="withdrawn_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} withdrawn from {self.tournament}"

@@ -4,12 +4,23 @@ is :mod:`matches.game_counts`).
 docs/RULES.md section 12 is this module and that one in words. The table's order:
 
 1. *points*: a win 1, a draw ½, a loss 0;
-2. *spread*: points for minus points against, counted only as :func:`game_counts` says;
-3. *head-to-head* among exactly the players still tied: their points in the games between
-   them, then their spread in those games; when that splits the tied group but leaves a
-   smaller group tied, head-to-head is applied again among exactly that smaller group;
-4. the last resort, so the order never depends on the database's whim: the player who
+2. the tournament's tie-breaks, in the order its organiser chose from :data:`TIE_BREAKS`
+   (:class:`tournaments.models.TournamentOptions`; without a choice :data:`DEFAULT_TIE_BREAKS`,
+   spread then head-to-head): each splits the players still tied by the one before it;
+   head-to-head is applied again among exactly a smaller group it leaves tied;
+3. the last resort, so the order never depends on the database's whim: the player who
    joined the club first (the lower member number; a member number is never reused).
+
+The tie-breaks (each documented in docs/RULES.md section 12):
+
+- ``spread``: points for minus points against, counted only as :func:`game_counts` says;
+- ``head_to_head``: among exactly the players still tied, their points in the games between
+  them, then their spread in those games;
+- ``opponents_scores``: cumulative opponents' scores, the board points each of the player's
+  opponents scored over the whole tournament, summed over the player's counted games
+  (a strength of the opposition met, by points);
+- ``buchholz``: the points (wins, a draw half) each of the player's opponents won in the
+  tournament, summed over the player's counted games.
 
 A Swiss bye (tournaments/models.py) counts as a game with the tournament's bye score: the
 club's usual is a win with +50 spread; it plays no part in head-to-head.
@@ -24,29 +35,64 @@ for nobody. Nothing here writes; nothing here reads a hidden field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from matches.game_counts import GameCount, counts, game_counts
+from matches.game_counts import ON_THE_BOARD, GameCount, counts, game_counts
 from matches.models import Match, Tournament
 from matches.schemas import StandingRow, TournamentStandings
-from tournaments.models import SwissBye
+from tournaments.models import SwissBye, TournamentOptions, Withdrawal
 
 if TYPE_CHECKING:
     from accounts.models import Member
 
-#: What placed a player above the next one when points and spread were equal.
-Separation = Literal["", "head-to-head", "member number"]
+#: What placed a player above the next one when points and spread were equal ("" when
+#: points or spread did, which the table shows).
+Separation = Literal["", "head-to-head", "opponents' scores", "Buchholz", "member number"]
 
-TIE_BREAK_ORDER = (
-    "points (a win 1, a draw ½)",
-    "spread",
-    "head-to-head points among the tied players",
-    "head-to-head spread among the tied players",
-    "the earlier member (lower member number)",
-)
+#: The tie-breaks an organiser may choose from, by key: what the table says of each.
+TIE_BREAKS: dict[str, str] = {
+    "spread": "spread",
+    "head_to_head": "head-to-head among the tied players (their points, then their spread)",
+    "opponents_scores": "cumulative opponents' scores (their board points, summed)",
+    "buchholz": "Buchholz (the points their opponents won, summed)",
+}
+#: The order without an organiser's choice: the table's order before tie-breaks were chosen.
+DEFAULT_TIE_BREAKS: tuple[str, ...] = ("spread", "head_to_head")
+#: How a tie-break that separated two players is named beside the upper one.
+_SEPARATION: dict[str, Separation] = {
+    "spread": "",
+    "head_to_head": "head-to-head",
+    "opponents_scores": "opponents' scores",
+    "buchholz": "Buchholz",
+}
+
+
+#: Each tie-break's steps in the order's words (head-to-head is two: points, then spread).
+_ORDER_WORDS: dict[str, tuple[str, ...]] = {
+    "spread": ("spread",),
+    "head_to_head": (
+        "head-to-head points among the tied players",
+        "head-to-head spread among the tied players",
+    ),
+    "opponents_scores": ("cumulative opponents' scores",),
+    "buchholz": ("Buchholz",),
+}
+
+
+def tie_break_order(tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS) -> list[str]:
+    """The whole order in words, first to last, for the page and the API."""
+    return [
+        "points (a win 1, a draw ½)",
+        *(words for key in tie_breaks for words in _ORDER_WORDS[key]),
+        "the earlier member (lower member number)",
+    ]
+
+
+#: Today's default order in words (the API's ``tie_break_order`` without a choice).
+TIE_BREAK_ORDER = tuple(tie_break_order())
 
 
 @dataclass
@@ -65,8 +111,15 @@ class Standing:
     spread: int = 0
     #: Byes had (a Swiss): each counts as a game with the tournament's bye score.
     byes: int = 0
+    #: Board points scored in counted games (what opponents' scores sum).
+    scored: int = 0
+    #: Cumulative opponents' scores and Buchholz, filled in by :func:`order`.
+    opponents_scores: int = 0
+    buchholz: float = 0.0
     #: Set when head-to-head or the last resort placed this player above the next one.
     separated_by: Separation = ""
+    #: Withdrawn by a director (tournaments.models.Withdrawal): still in the table.
+    withdrawn: bool = False
 
     @property
     def points(self) -> float:
@@ -103,41 +156,84 @@ def _head_to_head(
     return tally
 
 
-def _break_tie(group: list[Standing], games: Sequence[GameCount]) -> list[Standing]:
-    """``group`` (equal on points and spread) in order: head-to-head, then the last resort."""
+def _split(group: list[Standing], key: Callable[[Standing], Any]) -> list[list[Standing]]:
+    """``group`` sorted by ``key`` (smallest first) and cut where it changes."""
+    ordered = sorted(group, key=key)
+    return [list(part) for _, part in groupby(ordered, key=key)]
+
+
+def _break_tie(
+    group: list[Standing], games: Sequence[GameCount], tie_breaks: Sequence[str]
+) -> list[Standing]:
+    """``group`` (equal on points and every tie-break before ``tie_breaks``) in order:
+    ``tie_breaks`` one after another, then the last resort."""
     if len(group) == 1:
         return group
-    tally = _head_to_head(group, games)
-
-    def key(line: Standing) -> tuple[float, int]:
-        points, spread = tally[line.member_id]
-        return (-points, -spread)
-
-    ordered = sorted(group, key=key)
-    parts = [list(part) for _, part in groupby(ordered, key=key)]
-    if len(parts) == 1:  # head-to-head cannot tell them apart: the last resort
+    if not tie_breaks:  # nothing left can tell them apart: the last resort
         result = sorted(group, key=lambda line: line.member_id)
         for line in result[:-1]:
             line.separated_by = "member number"
         return result
-    placed = [_break_tie(part, games) for part in parts]
+    first, rest = tie_breaks[0], tie_breaks[1:]
+    if first == "head_to_head":
+        tally = _head_to_head(group, games)
+
+        def key(line: Standing) -> tuple[float, float]:
+            points, spread = tally[line.member_id]
+            return (-points, -spread)
+
+        parts = _split(group, key)
+        if len(parts) == 1:
+            return _break_tie(group, games, rest)
+        # Head-to-head again among exactly a smaller group it leaves tied.
+        placed = [_break_tie(part, games, tie_breaks) for part in parts]
+    else:
+        parts = _split(group, lambda line: -_VALUE[first](line))
+        placed = [_break_tie(part, games, rest) for part in parts]
     for part in placed[:-1]:
-        part[-1].separated_by = "head-to-head"  # from the first of the next part
+        part[-1].separated_by = _SEPARATION[first]  # from the first of the next part
     return [line for part in placed for line in part]
 
 
-def order(lines: Iterable[Standing], games: Sequence[GameCount]) -> list[Standing]:
+#: Each tie-break that is one number per line (higher first).
+_VALUE: dict[str, Callable[[Standing], float]] = {
+    "spread": lambda line: line.spread,
+    "opponents_scores": lambda line: line.opponents_scores,
+    "buchholz": lambda line: line.buchholz,
+}
+
+
+def _opposition(lines: Iterable[Standing], games: Sequence[GameCount]) -> None:
+    """Fill in each line's cumulative opponents' scores and Buchholz from ``games``."""
+    by_id = {line.member_id: line for line in lines}
+    for line in by_id.values():
+        line.opponents_scores, line.buchholz = 0, 0.0
+    for game in games:
+        opponent = by_id.get(game.opponent_id) if game.opponent_id is not None else None
+        if game.member_id in by_id and opponent is not None:
+            by_id[game.member_id].opponents_scores += opponent.scored
+            by_id[game.member_id].buchholz += opponent.points
+
+
+def order(
+    lines: Iterable[Standing],
+    games: Sequence[GameCount],
+    tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
+) -> list[Standing]:
     """``lines`` in the table's order (the module's docstring); ``games`` are every counted
-    game of the tournament, for head-to-head."""
-
-    def key(line: Standing) -> tuple[float, int]:
-        return (-line.points, -line.spread)
-
-    ordered = sorted(lines, key=key)
+    game of the tournament, for head-to-head and the opposition's tie-breaks."""
+    lines = list(lines)
+    _opposition(lines, games)
     result: list[Standing] = []
-    for _, group in groupby(ordered, key=key):
-        result += _break_tie(list(group), games)
+    for group in _split(lines, lambda line: -line.points):
+        result += _break_tie(group, games, tuple(tie_breaks))
     return result
+
+
+def tie_breaks_of(tournament: Tournament) -> tuple[str, ...]:
+    """The tournament's chosen tie-breaks, or the default order."""
+    options = TournamentOptions.objects.filter(tournament=tournament).first()
+    return tuple(options.tie_breaks) if options is not None else DEFAULT_TIE_BREAKS
 
 
 def standings(tournament: Tournament) -> list[Standing]:
@@ -164,12 +260,21 @@ def standings(tournament: Tournament) -> list[Standing]:
     for match in matches:
         seats = list(match.seats.all())
         members = {seat.member_id: seat.member for seat in seats if seat.member is not None}
+        scores = {seat.member_id: seat.score for seat in seats}
         for game in game_counts(match, seats):
-            line_for(members[game.member_id]).add(game)
+            line = line_for(members[game.member_id])
+            line.add(game)
+            if match.end_reason in ON_THE_BOARD or match.end_reason == Match.EndReason.RESIGNED:
+                line.scored += scores[game.member_id]
             games.append(game)
     for bye in SwissBye.objects.filter(swiss__tournament=tournament).select_related("member"):
         line_for(bye.member).add_bye(points=float(bye.points), spread=bye.spread)
-    return order(table.values(), games)
+    for member_id in Withdrawal.objects.filter(tournament=tournament).values_list(
+        "member_id", flat=True
+    ):
+        if member_id in table:
+            table[member_id].withdrawn = True
+    return order(table.values(), games, tie_breaks_of(tournament))
 
 
 def api_standings(tournament: Tournament) -> TournamentStandings:
@@ -177,7 +282,7 @@ def api_standings(tournament: Tournament) -> TournamentStandings:
     return TournamentStandings(
         tournament_id=tournament.id,
         name=tournament.name,
-        tie_break_order=list(TIE_BREAK_ORDER),
+        tie_break_order=tie_break_order(tie_breaks_of(tournament)),
         standings=[
             StandingRow(
                 rank=rank,
@@ -204,6 +309,8 @@ def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
 
 
 __all__ = [
+    "DEFAULT_TIE_BREAKS",
+    "TIE_BREAKS",
     "TIE_BREAK_ORDER",
     "GameCount",
     "Standing",
@@ -213,4 +320,6 @@ __all__ = [
     "order",
     "standings",
     "standings_by_name",
+    "tie_break_order",
+    "tie_breaks_of",
 ]

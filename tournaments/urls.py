@@ -3,11 +3,26 @@ organiser's forms and the fixture list with its actions."""
 
 from django.urls import path
 
-from tournaments import league_views, organise_views, views
+from tournaments import director_views, league_views, organise_views, views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/results.csv",
+        views.tournament_results_csv,
+        name="tournament-results-csv",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings.csv",
+        views.tournament_standings_csv,
+        name="tournament-standings-csv",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/results.t",
+        views.tournament_tsh_file,
+        name="tournament-tsh",
+    ),
     path("organise/", views.organise, name="organise"),
     path("organise/fixture/", views.organise_fixture, name="organise-fixture"),
     path("organise/round-robin/", views.organise_round_robin, name="organise-round-robin"),
@@ -35,6 +50,37 @@ urlpatterns = [
         views.swiss_pair_round,
         name="organise-swiss-pair",
     ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/",
+        director_views.director_page,
+        name="organise-director",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/tie-breaks/",
+        director_views.set_tie_breaks,
+        name="organise-tie-breaks",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/turn-time/",
+        director_views.set_turn_time,
+        name="organise-turn-time",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/enter/",
+        director_views.enter_late,
+        name="organise-enter",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/withdraw/",
+        director_views.withdraw,
+        name="organise-withdraw",
+    ),
+    path(
+        "organise/tournaments/<int:tournament_id>/director/entries/",
+        director_views.import_entries,
+        name="organise-entries",
+    ),
+    path("organise/members/import/", director_views.import_members, name="organise-members-import"),
     path("organise/fixtures/", organise_views.organise_fixtures, name="organise-fixtures"),
     path(
         "organise/fixtures/<int:match_id>/reschedule/",

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import permission_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from accounts.models import ORGANISER_PERMISSION, Member
@@ -16,13 +17,13 @@ from common.errors import ServiceError
 from matches import visibility
 from matches.models import Tournament
 from ratings import selectors as ratings_selectors
-from tournaments import listing, services
+from tournaments import exports, listing, services
 from tournaments.forms import FixtureForm, RoundRobinForm
 from tournaments.knockout_forms import KnockoutForm
 from tournaments.knockout_selectors import knockout_bracket
 from tournaments.league_forms import LeagueForm
 from tournaments.league_selectors import division_of
-from tournaments.standings import standings
+from tournaments.standings import standings, tie_break_order, tie_breaks_of
 from tournaments.swiss_forms import SwissForm
 from tournaments.swiss_selectors import swiss_summary
 
@@ -61,6 +62,7 @@ def _tournament_page(
         "tournament": tournament,
         "rounds": listing.round_results(tournament),
         "standings": standings(tournament),
+        "tie_break_order": tie_break_order(tie_breaks_of(tournament)),
         "entrants": ratings_selectors.tournament_entrants(tournament),
         "swiss": swiss_summary(tournament),
         "swiss_refusal": refusal,
@@ -250,3 +252,46 @@ def organise_knockout(request: HttpRequest) -> HttpResponse:
         request, f"Created {tournament.name}: {count} game{'s' if count != 1 else ''} in round 1."
     )
     return redirect("tournament", tournament_id=tournament.id)
+
+
+# ---------------------------------------------------------------- exports
+
+
+def _download(text: str, *, filename: str, content_type: str) -> HttpResponse:
+    answer = HttpResponse(text, content_type=content_type)
+    answer["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return answer
+
+
+def _file_stem(tournament: Tournament) -> str:
+    return slugify(tournament.name) or f"tournament-{tournament.id}"
+
+
+def tournament_results_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The finished matches' results as CSV, to whoever may see the tournament."""
+    tournament = _viewable_tournament(request, tournament_id)
+    return _download(
+        exports.results_csv(tournament),
+        filename=f"{_file_stem(tournament)}-results.csv",
+        content_type="text/csv; charset=utf-8",
+    )
+
+
+def tournament_standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings as CSV, with the tie-break columns, to whoever may see the tournament."""
+    tournament = _viewable_tournament(request, tournament_id)
+    return _download(
+        exports.standings_csv(tournament),
+        filename=f"{_file_stem(tournament)}-standings.csv",
+        content_type="text/csv; charset=utf-8",
+    )
+
+
+def tournament_tsh_file(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The results as tsh's ``.t`` file for rating submission."""
+    tournament = _viewable_tournament(request, tournament_id)
+    return _download(
+        exports.tsh_file(tournament),
+        filename=f"{_file_stem(tournament)}.t",
+        content_type="text/plain; charset=utf-8",
+    )

@@ -26,6 +26,7 @@ def create_match(
     tournament: Tournament | None = None,
     round_number: int | None = None,
     rated: bool = False,
+    turn_time: timedelta | None = None,
 ) -> Match:
     """A new match row and its two empty seats: the one way a fixture, a challenge's match
     and a practice match come to be, so every match starts the same.
@@ -50,6 +51,7 @@ def create_match(
         kickoff_at=kickoff_at,
         no_show_window=window,
         no_show_at=kickoff_at + window if kickoff_at else None,
+        turn_time=turn_time,
     )
     Seat.objects.bulk_create([Seat(match=match, position=0), Seat(match=match, position=1)])
     return match

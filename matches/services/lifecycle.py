@@ -9,8 +9,6 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from django.conf import settings
-
 from common.events import MatchFinished, MatchOpened, emit
 from engine import Game
 from matches import away, visibility
@@ -31,7 +29,7 @@ def open_match(match: Match, seats: list[Seat], *, at: datetime, now: datetime) 
     match.status = Match.Status.LIVE
     match.opened_at = now
     match.turn_started_at = at
-    match.turn_deadline_at = at + settings.FORFEIT_AFTER
+    match.turn_deadline_at = at + match.time_per_move
     match.save()
     assert match.to_move is not None, "a dealt game has a player to move"
     emit(

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 
 from common.events import TurnRecorded, emit
@@ -193,7 +192,7 @@ def _record_turn(
     else:
         ended = []
         match.turn_started_at = now
-        match.turn_deadline_at = now + settings.FORFEIT_AFTER
+        match.turn_deadline_at = now + match.time_per_move
         rows.update(match, MOVE_FIELDS)  # not the ~30 columns a move leaves alone
         _turn_recorded(match, seats, mover=record.player, rows=rows)  # (its notice joins rows)
     # The news is built after the clock moved on: it names the deadline of the turn now to

@@ -64,6 +64,12 @@ SENT_BY: dict[str, frozenset[str]] = {
     "NotInLeague": frozenset(),
     # A knockout's "advance now": the tournament page's button only.
     "NotAKnockout": frozenset(),
+    # A director's tools: the director page and the members import page only.
+    "OptionsRefused": frozenset(),
+    "EntryRefused": frozenset(),
+    "EntriesRefused": frozenset(),
+    "TournamentMissing": frozenset(),
+    "MembersImportRefused": frozenset(),
     # Membership (a seat over the socket; the rest on the account and members pages).
     "MembershipRequired": frozenset({"socket"}),
     "SignUpRefused": frozenset(),

@@ -197,7 +197,7 @@ def test_results_round_by_round_and_a_linked_table(organiser, make_member) -> No
     for name in ("ann", "ben", "cat", "dan"):
         assert f'<a href="/players/{name}/">{name}</a>' in table
     assert cells(rows(table)[1])[2:] == ["2", "2", "0", "0", "2", "+32"]
-    assert "then head-to-head among the tied players" in table
+    assert "then head-to-head points among the tied players" in table
 
 
 def test_a_player_who_is_no_longer_a_member_is_not_linked(organiser, make_member) -> None:

@@ -22,7 +22,7 @@ from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture
 from ratings.selectors import current_ratings
 from tournaments import swiss as pairing
-from tournaments.models import Swiss, SwissBye, SwissRound
+from tournaments.models import Swiss, SwissBye, SwissRound, turn_time_of
 from tournaments.services.fixtures import (
     announce_round,
     check_players,
@@ -325,6 +325,7 @@ def _schedule(
         tournament=tournament,
         round_number=number,
         rated=tournament.rated,
+        turn_time=turn_time_of(tournament),
     )
     seat_players(match, (first, second), now=now)
     return match
