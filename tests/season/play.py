@@ -29,8 +29,8 @@ class Board:
 
     def __init__(self, world: World, match_id: int, member: Member | None) -> None:
         headers = {"X-Forwarded-For": member.address if member else "10.9.9.9"}
-        if member is not None and member.session_cookie:
-            headers["Cookie"] = f"sessionid={member.session_cookie}"
+        if member is not None and member.http.cookies:  # a member's session, a guest's cookie
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in member.http.cookies.items())
         self.who = member.name if member else "anonymous"
         self.match_id = match_id
         self.socket: ClientConnection = connect(

@@ -9,6 +9,7 @@ the ratings, the leaderboard, the calendar and that no server logged an ERROR.
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
 import json
@@ -652,9 +653,57 @@ def practice(season: Season) -> None:
     assert refused["code"] == "not_a_player"
 
 
+def a_guest_at_the_door(season: Season) -> None:
+    """A visitor plays the computer at once, without an account: his move and the computer's
+    answer over the socket, nobody told; the page, reloaded, continues the game; the
+    members' pages are closed to him. Given an invitation, he signs up in the same browser:
+    the game is now in his matches, he plays on as a member and resigns, told as a member."""
+    gus = season.world.member("gus", "10.0.1.7")
+    season.people["gus"] = gus
+    started = gus.submit("/", "Play the computer now")
+    match, board = board_of(season, started, "gus")
+    assert match.rated is False
+    assert board.snapshot["your_seat"] == 0
+    play_moves(season, {0: board, 1: board}, 1)
+    reply = board.wait_for(lambda f: f["type"] == "turn" and f["data"]["turn_number"] == 2)
+    assert reply["data"]["move"]["position"] == 1  # the computer's own move, live
+    season.ledger.expect({}, what="a guest's move and the computer's reply")
+    board.close()
+    again = gus.get(f"/matches/{match.id}/")
+    assert 'id="your-rack"' in again.text  # his seat's view, on a reload
+    for members_only in ("/me/matches/", "/ratings/", "/challenges/", "/me/vacation/"):
+        page = gus.get(members_only)
+        assert "/accounts/sign-in/" in page.url, members_only  # sent to sign in
+    # The organiser's invitation; he signs up in the same browser and confirms his address.
+    invitation = season["olga"].submit(
+        "/accounts/members/", "Create a link", {"max_uses": "1", "days": "14", "note": "gus"}
+    )
+    [link] = set(re.findall(INVITATION, invitation.text))
+    season.ledger.address("gus", season.address("gus"))
+    signed_up = gus.submit(link, "Sign up", sign_up_fields("gus", season.address("gus")))
+    assert "Your games as a guest are now yours" in page_text(signed_up.text)
+    told = season.ledger.expect(
+        {"gus": ["Confirm your email address for Word Duel"]}, {}, what="gus's sign-up"
+    )
+    confirm_address(season, "gus", told["gus"].emails[0])
+    assert f"/matches/{match.id}/" in gus.get("/me/matches/").text
+    board = Board(season.world, match.id, gus)
+    assert board.snapshot["your_seat"] == 0
+    play_moves(season, {0: board, 1: board}, 1)
+    board.wait_for(lambda f: f["type"] == "turn" and f["data"]["turn_number"] == 4)
+    season.ledger.expect({}, what="gus's move as a member and the computer's reply")
+    assert send(board, {"type": "resign"})["code"] == "resigned"
+    season.ledger.expect(
+        {"gus": [f"You lost by resignation: {title_of(Match.objects.get(pk=match.pk))}"]},
+        what="gus resigns his first game",
+    )
+    board.close()
+
+
 def club_life(season: Season) -> None:
     friendlies(season)
     practice(season)
+    a_guest_at_the_door(season)
     email_change(season)
     the_open_table_and_a_removal(season)
     export_and_deletion(season)
@@ -958,9 +1007,10 @@ def swiss_bye(season: Season, round_number: int) -> str:
     ).member.username
 
 
-def swiss_round(season: Season, round_number: int) -> dict[str, Any]:
-    """The round's kick-off (its reminders and the "your move" of those who kept it on), then
-    in each game Second resigns at once; the results told; what each game ended with."""
+def swiss_round(season: Season, round_number: int, *, move_time: timedelta) -> dict[str, Any]:
+    """The round's kick-off (its reminders and the "your move" of those who kept it on); each
+    first move due ``move_time`` after kick-off; then in each game Second resigns at once;
+    what each game ended with."""
     fixtures = swiss_fixtures(season, round_number)
     kickoff = {match.kickoff_at for match in fixtures}
     assert len(kickoff) == 1, "a Swiss round kicks off at one time"
@@ -979,6 +1029,10 @@ def swiss_round(season: Season, round_number: int) -> dict[str, Any]:
     season.world.to(at + timedelta(seconds=1))
     for first, _second in players.values():
         assert first.event("opened")["data"]["status"] == "live"
+    for match in fixtures:
+        began = Match.objects.get(pk=match.pk).turn_started_at
+        assert began is not None
+        assert players[match][0].sync()["turn_deadline_at"] == (began + move_time).isoformat()
     season.ledger.expect(
         {
             names[0]: [f"Your move: {swiss_title(match, names)}"]
@@ -1062,8 +1116,16 @@ def the_winter_swiss(season: Season) -> None:
     shown = page_text(season["ann"].get(f"/tournaments/{swiss.id}/").text)
     assert "Swiss: 1 of 2 rounds paired" in shown
     assert "Automatically, when the Swiss was created" in shown
+    # A two-day move time, set on the director page: round 1's fixtures (already made) take
+    # it from their next turn, and round 2's when they are made.
+    move_time = timedelta(hours=48)
+    saved = season["olga"].submit(
+        f"/organise/tournaments/{swiss.id}/director/", "Save the move time", {"hours": "48"}
+    )
+    assert "Move time saved." in page_text(saved.text)
+    season.ledger.expect({}, what="the Swiss's move time")
 
-    swiss_round(season, 1)  # its last resignation pairs round 2
+    swiss_round(season, 1, move_time=move_time)  # its last resignation pairs round 2
     wait_until(
         lambda: Match.objects.filter(tournament=swiss, round_number=2).count() == 2,
         what="round 2 paired by round 1's last result",
@@ -1088,7 +1150,8 @@ def the_winter_swiss(season: Season) -> None:
     shown = page_text(season["ann"].get(f"/tournaments/{swiss.id}/").text)
     assert "Automatically, when round 1 was complete" in shown
 
-    swiss_round(season, 2)
+    assert {match.turn_time for match in round_two} == {move_time}
+    swiss_round(season, 2, move_time=move_time)
     season.ledger.expect(resignations(round_two), what="the Swiss's round 2 resigned")
     # The table: two games (or a game and a bye) each; a bye is a win with +50.
     table = season["fay"].get(f"/api/tournaments/{swiss.id}/standings").json()["standings"]
@@ -1107,6 +1170,24 @@ def the_winter_swiss(season: Season) -> None:
         (row["points"] for row in table), reverse=True
     )
     assert Match.objects.filter(tournament=swiss).count() == 4  # paired no further
+    # The exports, for anyone who may see the tournament: the table as CSV in the API's
+    # order, every result as CSV, and the results file for rating submission (tsh's .t).
+    exported = list(
+        csv.DictReader(
+            io.StringIO(season["fay"].get(f"/tournaments/{swiss.id}/standings.csv").text)
+        )
+    )
+    assert [row["member"] for row in exported] == [row["username"] for row in table]
+    assert [row["byes"] for row in exported] == [str(row["byes"]) for row in table]
+    results = list(
+        csv.DictReader(io.StringIO(season["fay"].get(f"/tournaments/{swiss.id}/results.csv").text))
+    )
+    assert sorted(int(row["match_id"]) for row in results) == sorted(
+        match.id for match in (*round_one, *round_two)
+    )
+    assert {row["end_reason"] for row in results} == {"Resignation"}
+    tsh = season["fay"].get(f"/tournaments/{swiss.id}/results.t").text.strip().splitlines()
+    assert len(tsh) == len(entrants)
 
 
 # ---------------------------------------------------------------- the spring league
