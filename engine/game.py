@@ -34,7 +34,7 @@ from .errors import (
     UnknownChallengeRule,
     WholeRackSwap,
 )
-from .moves import BLANK, Move, Pass, Play, Swap, check_move_shape, move_from_dict
+from .moves import BLANK, MAX_TILES, Move, Pass, Play, Swap, check_move_shape, move_from_dict
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
 from .scoring import WordScore, evaluate_play
 from .tiles import DrawStream, draw_tiles, new_seed, remove_tiles, return_tiles, sort_rack
@@ -156,12 +156,14 @@ class TurnRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], *, board_size: int) -> TurnRecord:
-        """Inverse of ``to_json``."""
+    def from_json(
+        cls, data: dict[str, Any], *, board_size: int, max_tiles: int = MAX_TILES
+    ) -> TurnRecord:
+        """Inverse of ``to_json`` (``max_tiles``: the ruleset's rack size)."""
         challenge = data.get("challenge")
         return cls(
             player=int(data["player"]),
-            move=move_from_dict(data["move"], board_size=board_size),
+            move=move_from_dict(data["move"], board_size=board_size, max_tiles=max_tiles),
             rack_before=tuple(data["rack_before"]),
             words=tuple(WordScore.from_json(word) for word in data["words"]),
             bingo=bool(data["bingo"]),
@@ -807,7 +809,8 @@ class Game:
             end_reason=end_reason,
             result=result,
             turns=tuple(
-                TurnRecord.from_json(turn, board_size=rules.board_size) for turn in data["turns"]
+                TurnRecord.from_json(turn, board_size=rules.board_size, max_tiles=rules.rack_size)
+                for turn in data["turns"]
             ),
             adjustments=tuple(EndAdjustment.from_json(item) for item in data["adjustments"]),
             first=int(data.get("first", 0)),
