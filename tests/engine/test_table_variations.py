@@ -16,6 +16,7 @@ from engine import (
     PlacedTile,
     Play,
     get_ruleset,
+    legal_plays,
 )
 from lexicon.lexicon import Lexicon
 from tests.engine.helpers import SEED, board_with, play
@@ -132,3 +133,19 @@ def test_a_phony_over_the_finish_line_is_withdrawn(enable: Lexicon) -> None:
 def test_finish_line_must_be_positive() -> None:
     with pytest.raises(ValueError, match="positive"):
         Game.new(seed=SEED, finish_line=0)
+
+
+def test_the_move_generator_scores_nine_tile_bingos_as_the_game_does(enable: Lexicon) -> None:
+    game = nine_tile_game("STRAINERX")
+    moves = legal_plays(game.board, game.racks[0], ruleset=game.ruleset, lexicon=enable)
+    by_size: dict[int, int] = {}
+    for legal in moves:
+        assert isinstance(legal.move, Play)
+        assert legal.bingo is (len(legal.move.tiles) >= 7)
+        by_size[len(legal.move.tiles)] = by_size.get(len(legal.move.tiles), 0) + 1
+    assert by_size.get(7)
+    assert by_size.get(8)
+    for legal in [m for m in moves if m.bingo][:20] + list(moves[:20]):
+        assert isinstance(legal.move, Play)
+        record = game.apply(legal.move, player=0, lexicon=enable).turns[-1]
+        assert (record.score, record.bingo, record.words) == (legal.score, legal.bingo, legal.words)
