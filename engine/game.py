@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from .board import Board
 from .errors import (
@@ -71,8 +71,8 @@ class Challenge:
     """A challenge as an action in a game's stream (for ``replay``): seat ``by`` challenges
     the last play."""
 
+    kind: ClassVar[str] = "challenge"
     by: int
-    kind: Final = "challenge"
 
 
 @dataclass(frozen=True, slots=True)
