@@ -254,3 +254,43 @@ def test_a_tie_with_level_scores_before_the_racks_is_shared() -> None:
     level = level.apply(Pass(), player=0, lexicon=None)
     assert level.scores == (60, 60, 20, 0)
     assert (level.result, level.winner, level.is_draw, level.winners) == (DRAW, None, True, (0, 1))
+
+
+def test_four_players_one_goes_out() -> None:
+    # Seat 3 plays CATS for 6 and goes out. In seat order after it: seat 0's QU (11), seat
+    # 1's E (1), seat 2's XY (12); seat 3 gains each and each loses its own.
+    game = table_with(
+        players=4,
+        racks=("QU", "E", "XY", "S"),
+        scores=(120, 130, 110, 100),
+        words=(("8H", "CAT"),),
+        to_move=3,
+    )
+    game = game.apply(play(game.board, "8H", "...S"), player=3, lexicon=None)
+    assert game.end_reason == PLAYED_OUT
+    assert [(a.player, a.rack_owner, a.points) for a in game.adjustments] == [
+        (3, 0, 11),
+        (0, 0, -11),
+        (3, 1, 1),
+        (1, 1, -1),
+        (3, 2, 12),
+        (2, 2, -12),
+    ]
+    assert game.adjustments[-1].totals == game.scores == (109, 129, 98, 130)
+    assert game.winners == (3,)
+
+
+def test_three_players_scoreless_rounds_end_the_game() -> None:
+    # The ninth scoreless turn in a row ends a game of three: V (4), JK (13), AEI (3).
+    game = table_with(
+        players=3,
+        racks=("V", "JK", "AEI"),
+        scores=(200, 210, 205),
+        to_move=2,
+        scoreless_streak=8,
+    )
+    assert game.scoreless_turns_to_end == 9
+    game = game.apply(Pass(), player=2, lexicon=None)
+    assert game.end_reason == SIX_SCORELESS
+    assert game.scores == (196, 197, 202)
+    assert (game.result, game.winners) == (2, (2,))
