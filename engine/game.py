@@ -507,6 +507,14 @@ class Game:
                 actions.append(Challenge(turn.challenge.by))
         return tuple(actions)
 
+    @property
+    def challengers(self) -> tuple[int, ...]:
+        """The seats that may challenge the last play now (none when no play is open)."""
+        if self.challenge_rule == VOID or self.open_play is None:
+            return ()
+        player = self.turns[-1].player
+        return tuple(seat for seat in range(self.players) if seat != player)
+
     def can_swap(self, player: int | None = None) -> bool:
         """Whether a swap is allowed now for ``player`` (default: the player to move)."""
         seat = self.to_move if player is None else player

@@ -159,10 +159,13 @@ def test_refusals(enable: Lexicon, anagrams: AnagramIndex) -> None:
     nxt = (mover + 1) % 3
     with pytest.raises(NoPlayToChallenge):
         game.challenge(by=nxt, lexicon=enable)
+    assert game.challengers == ()
     played = game.apply(good_opening(game, enable, anagrams), player=mover, lexicon=enable)
+    assert played.challengers == tuple(seat for seat in range(3) if seat != mover)
     with pytest.raises(OwnPlay):
         played.challenge(by=mover, lexicon=enable)
     judged = played.challenge(by=nxt, lexicon=enable)
+    assert judged.challengers == ()
     with pytest.raises(AlreadyChallenged):
         judged.challenge(by=(mover + 2) % 3, lexicon=enable)
     moved_on = played.apply(Pass(), player=nxt, lexicon=enable)
