@@ -724,7 +724,7 @@ class Game:
                     adjust(out_player, other, value)
                 if self.racks[other]:
                     adjust(other, other, -value)
-        elif reason == SIX_SCORELESS:
+        elif reason != FINISH_LINE:
             for seat in range(self.players):
                 if self.racks[seat]:
                     adjust(seat, seat, -rules.rack_value(self.racks[seat]))
