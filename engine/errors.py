@@ -137,6 +137,57 @@ class WholeRackSwap(MoveError):
     default_message = "You can only swap your whole rack."
 
 
+class ChallengeRefused(MoveError):
+    """A challenge was refused; nothing changed (each reason is a subclass)."""
+
+    code = "challenge_refused"
+    default_message = "That play cannot be challenged."
+
+
+class ChallengesOff(ChallengeRefused):
+    """The game's challenge rule is void: every word was checked as it was played."""
+
+    code = "challenges_off"
+    default_message = "This game has no challenges: every word is checked as it is played."
+
+
+class NoPlayToChallenge(ChallengeRefused):
+    """No play is open to a challenge: none yet, or the last turn was no play, or a move
+    has been made since."""
+
+    code = "no_play_to_challenge"
+    default_message = "There is no play to challenge."
+
+
+class OwnPlay(ChallengeRefused):
+    """The challenger made the play."""
+
+    code = "own_play"
+    default_message = "You cannot challenge your own play."
+
+
+class AlreadyChallenged(ChallengeRefused):
+    """The play has been challenged once; its result stands."""
+
+    code = "already_challenged"
+    default_message = "That play has already been challenged."
+
+
+class ChallengeAfterEnd(ChallengeRefused):
+    """The game is over and its last play is no longer open to a challenge."""
+
+    code = "challenge_after_end"
+    default_message = "This game is over: its plays can no longer be challenged."
+
+
+class TableNotAllowed(EngineError, ValueError):
+    """The ruleset does not allow that many seats (word-duel: 2; classic: 2 to 4)."""
+
+
+class UnknownChallengeRule(EngineError, ValueError):
+    """No challenge rule has that name (void, single, double, five_point, ten_point)."""
+
+
 class LexiconNotIterable(EngineError, TypeError):
     """The move generator was given a lexicon it cannot list: a word graph is built from the
     words, so the lexicon must be iterable (a set, a frozenset, a ``Lexicon``), not merely

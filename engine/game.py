@@ -5,38 +5,100 @@ docs/RULES.md's text; a refused move changes nothing because nothing is ever cha
 The whole state, including the position in the random stream, round-trips through
 ``to_json``/``from_json``. A game can also be resumed from a stored position without its
 history (``Game.resume``): what the next move needs, and nothing that grows with the game.
+
+A table seats 2 to 4 players (as the ruleset allows); play passes in seat order. Under a
+challenge rule other than ``void`` a play's words are not checked when it is made: it stands
+provisionally until the next turn, and ``Game.challenge`` adjudicates it (a phony is withdrawn
+exactly: tiles back on the rack, the drawn tiles back in the bag, the stream rewound).
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from .board import Board
 from .errors import (
+    AlreadyChallenged,
     BagTooSmall,
+    ChallengeAfterEnd,
+    ChallengesOff,
     MalformedMove,
     MatchOver,
+    NoPlayToChallenge,
     NotYourTurn,
+    OwnPlay,
+    TableNotAllowed,
     TilesNotOnRack,
+    UnknownChallengeRule,
     WholeRackSwap,
 )
-from .moves import Move, Pass, Play, Swap, check_move_shape, move_from_dict
+from .moves import BLANK, MAX_TILES, Move, Pass, Play, Swap, check_move_shape, move_from_dict
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
 from .scoring import WordScore, evaluate_play
 from .tiles import DrawStream, draw_tiles, new_seed, remove_tiles, return_tiles, sort_rack
 
 #: ``Game.end_reason`` values.
 PLAYED_OUT: Final = "played_out"
+#: Three scoreless rounds (six turns at two; 3 x N at a table of N).
 SIX_SCORELESS: Final = "six_scoreless"
-#: ``Game.result`` when nobody won (otherwise the winner's seat, 0 or 1).
+#: Finish Line: a player reached the game's target score.
+FINISH_LINE: Final = "finish_line"
+#: ``Game.result`` when first place is shared (otherwise the winner's seat).
 DRAW: Final = "draw"
 
-EndReason = Literal["played_out", "six_scoreless"]
+EndReason = Literal["played_out", "six_scoreless", "finish_line"]
+END_REASONS: Final = (PLAYED_OUT, SIX_SCORELESS, FINISH_LINE)
 Result = int | Literal["draw"]
 
+#: Challenge rules (Woogles' set). ``void``: phonies are refused when played (no challenges).
+VOID: Final = "void"
+SINGLE: Final = "single"
+DOUBLE: Final = "double"
+FIVE_POINT: Final = "five_point"
+TEN_POINT: Final = "ten_point"
+ChallengeRule = Literal["void", "single", "double", "five_point", "ten_point"]
+CHALLENGE_RULES: Final = (VOID, SINGLE, DOUBLE, FIVE_POINT, TEN_POINT)
+#: Points the challenged player gains when a challenged play stands.
+CHALLENGE_BONUS: Final = {VOID: 0, SINGLE: 0, DOUBLE: 0, FIVE_POINT: 5, TEN_POINT: 10}
+
 JSON_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A challenge as an action in a game's stream (for ``replay``): seat ``by`` challenges
+    the last play."""
+
+    kind: ClassVar[str] = "challenge"
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeResult:
+    """How a challenge of a play ended: who challenged, the phonies, the points it moved."""
+
+    by: int
+    #: The words of the play that are not in the lexicon (empty: the play stands).
+    phonies: tuple[str, ...]
+    #: The play's player's score change: minus the play's score when withdrawn, the bonus
+    #: (0, 5 or 10) when it stands.
+    points: int
+
+    @property
+    def withdrawn(self) -> bool:
+        """Whether the play was a phony and was taken back."""
+        return bool(self.phonies)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON types."""
+        return {"by": self.by, "phonies": list(self.phonies), "points": self.points}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ChallengeResult:
+        """Inverse of ``to_json``."""
+        return cls(int(data["by"]), tuple(str(w) for w in data["phonies"]), int(data["points"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +111,15 @@ class TurnRecord:
     words: tuple[WordScore, ...]
     bingo: bool
     score: int
-    #: Tiles drawn from the bag after the move (the replacements, for a swap).
+    #: Tiles drawn from the bag after the move (the replacements, for a swap; a withdrawn
+    #: play's, which went back into the bag).
     drawn: tuple[str, ...]
-    #: Both scores after this turn.
-    totals: tuple[int, int]
+    #: Every seat's score after this turn (and after its challenge, if any).
+    totals: tuple[int, ...]
+    #: The challenge of this play, once adjudicated.
+    challenge: ChallengeResult | None = None
+    #: A turn lost to a wrong challenge under the double rule (recorded as a pass).
+    lost_turn: bool = False
 
     @property
     def kind(self) -> str:
@@ -60,13 +127,19 @@ class TurnRecord:
         return self.move.kind
 
     @property
+    def withdrawn(self) -> bool:
+        """A phony taken back after a challenge."""
+        return self.challenge is not None and self.challenge.withdrawn
+
+    @property
     def is_scoreless(self) -> bool:
-        """A pass or a swap (a play is never scoreless, even one worth 0)."""
-        return not isinstance(self.move, Play)
+        """A pass, a swap, a lost turn or a withdrawn play (a play is never scoreless, even
+        one worth 0)."""
+        return not isinstance(self.move, Play) or self.withdrawn
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON types."""
-        return {
+        """Plain JSON types (``challenge``/``lost_turn`` only when they apply)."""
+        data: dict[str, Any] = {
             "player": self.player,
             "move": self.move.to_dict(),
             "rack_before": "".join(self.rack_before),
@@ -76,19 +149,29 @@ class TurnRecord:
             "drawn": "".join(self.drawn),
             "totals": list(self.totals),
         }
+        if self.challenge is not None:
+            data["challenge"] = self.challenge.to_json()
+        if self.lost_turn:
+            data["lost_turn"] = True
+        return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], *, board_size: int) -> TurnRecord:
-        """Inverse of ``to_json``."""
+    def from_json(
+        cls, data: dict[str, Any], *, board_size: int, max_tiles: int = MAX_TILES
+    ) -> TurnRecord:
+        """Inverse of ``to_json`` (``max_tiles``: the ruleset's rack size)."""
+        challenge = data.get("challenge")
         return cls(
             player=int(data["player"]),
-            move=move_from_dict(data["move"], board_size=board_size),
+            move=move_from_dict(data["move"], board_size=board_size, max_tiles=max_tiles),
             rack_before=tuple(data["rack_before"]),
             words=tuple(WordScore.from_json(word) for word in data["words"]),
             bingo=bool(data["bingo"]),
             score=int(data["score"]),
             drawn=tuple(data["drawn"]),
-            totals=(int(data["totals"][0]), int(data["totals"][1])),
+            totals=tuple(int(total) for total in data["totals"]),
+            challenge=None if challenge is None else ChallengeResult.from_json(challenge),
+            lost_turn=bool(data.get("lost_turn", False)),
         )
 
 
@@ -97,11 +180,11 @@ class EndAdjustment:
     """An end-of-game score change: ``player`` gains ``points`` (negative: loses) for a rack."""
 
     player: int
-    #: Whose remaining tiles were counted (the opponent's when going out gains them).
+    #: Whose remaining tiles were counted (another seat's when going out gains them).
     rack_owner: int
     rack: tuple[str, ...]
     points: int
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON types."""
@@ -121,12 +204,75 @@ class EndAdjustment:
             rack_owner=int(data["rack_owner"]),
             rack=tuple(data["rack"]),
             points=int(data["points"]),
-            totals=(int(data["totals"][0]), int(data["totals"][1])),
+            totals=tuple(int(total) for total in data["totals"]),
         )
 
 
-def _is_seat(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value in (0, 1)
+@dataclass(frozen=True, slots=True)
+class OpenPlay:
+    """The last play, open to a challenge: what withdrawing it must restore besides the
+    board, the rack and the bag (which its turn record gives)."""
+
+    #: The draw stream's position before the play's tiles were drawn.
+    counter: int
+    #: The scoreless run before the play (a withdrawn play continues it).
+    scoreless_streak: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON types."""
+        return {"counter": self.counter, "scoreless_streak": self.scoreless_streak}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> OpenPlay:
+        """Inverse of ``to_json``."""
+        return cls(int(data["counter"]), int(data["scoreless_streak"]))
+
+
+def _is_seat(value: object, players: int = 2) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+
+def first_tile_rank(tile: str) -> int:
+    """Order of the draw for who starts: a blank beats any letter, then A, B, ... Z."""
+    return -1 if tile == BLANK else ord(tile)
+
+
+def draw_for_first(
+    full_bag: tuple[str, ...], players: int, stream: DrawStream
+) -> tuple[int, tuple[tuple[str, ...], ...], DrawStream]:
+    """Who starts, drawn from the stream: (the starting seat, each round's draws, the stream).
+
+    Each contending seat, in seat order, draws one tile from the full bag; the tile closest to
+    A starts, a blank beats any letter; the seats tied for best draw again. Each round is one
+    tile per seat (``""`` for a seat no longer drawing); the tiles go back after every round.
+    """
+    contenders = list(range(players))
+    rounds: list[tuple[str, ...]] = []
+    while True:
+        drawn, _, stream = draw_tiles(full_bag, len(contenders), stream)
+        row = [""] * players
+        for seat, tile in zip(contenders, drawn, strict=True):
+            row[seat] = tile
+        rounds.append(tuple(row))
+        best = min(first_tile_rank(tile) for tile in drawn)
+        contenders = [
+            s for s, t in zip(contenders, drawn, strict=True) if first_tile_rank(t) == best
+        ]
+        if len(contenders) == 1:
+            return contenders[0], tuple(rounds), stream
+
+
+def _top_seats(
+    final: tuple[int, ...], before: tuple[int, ...], *, tie_break: bool
+) -> tuple[int, ...]:
+    """The seats in first place: the highest final score, a tie broken (if the ruleset says
+    so) by the higher score before the racks were counted, then shared."""
+    best = max(final)
+    top = [seat for seat, score in enumerate(final) if score == best]
+    if len(top) > 1 and tie_break:
+        best_before = max(before[seat] for seat in top)
+        top = [seat for seat in top if before[seat] == best_before]
+    return tuple(top)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +281,11 @@ class Game:
 
     ruleset: Ruleset
     board: Board
-    racks: tuple[tuple[str, ...], tuple[str, ...]]
+    #: One rack per seat (2 to 4).
+    racks: tuple[tuple[str, ...], ...]
     bag: tuple[str, ...]
     stream: DrawStream
-    scores: tuple[int, int] = (0, 0)
+    scores: tuple[int, ...] = (0, 0)
     to_move: int = 0
     scoreless_streak: int = 0
     end_reason: EndReason | None = None
@@ -148,6 +295,17 @@ class Game:
     #: Turns played before the first one ``turns`` holds: a game resumed from a stored
     #: position (:meth:`resume`) carries none of its history, only what it plays from there.
     turns_before: int = 0
+    #: The seat that made the first move (drawn for at a table of 3-4).
+    first: int = 0
+    #: The draw for who starts, one tuple of tiles per round (empty when none was drawn).
+    first_draws: tuple[tuple[str, ...], ...] = ()
+    challenge_rule: ChallengeRule = VOID
+    #: Finish Line: the score that ends the game when a player reaches it (None: off).
+    finish_line: int | None = None
+    #: The last play while it can still be challenged.
+    open_play: OpenPlay | None = None
+    #: Seats owed a lost turn (a wrong double challenge), taken when their turn comes.
+    lost_turns: tuple[int, ...] = ()
 
     # -- creation ----------------------------------------------------------------------------
 
@@ -158,22 +316,48 @@ class Game:
         ruleset: str | Ruleset = DEFAULT_RULESET,
         seed: bytes | None = None,
         salt: bytes = b"",
+        players: int = 2,
+        challenge: ChallengeRule = VOID,
+        finish_line: int | None = None,
     ) -> Game:
-        """A new game: seven tiles to First (seat 0), then seven to Second (seat 1).
+        """A new game of ``players`` seats, each dealt its rack in seat order (First, seat 0,
+        then seat 1, ...).
 
-        ``seed`` (32 bytes) keys the draw stream; None takes a fresh one from ``secrets``.
-        ``salt`` separates streams that share a seed (e.g. the match id).
+        At a table of 3-4 (or of two, if the ruleset says so) the seats first draw for who
+        starts (``draw_for_first``); the tiles go back before the deal. ``seed`` (32 bytes)
+        keys the draw stream; None takes a fresh one from ``secrets``. ``salt`` separates
+        streams that share a seed (e.g. the match id). ``challenge`` is the challenge rule;
+        ``finish_line`` a target score that ends the game.
         """
         rules = get_ruleset(ruleset)
+        if isinstance(players, bool) or players not in rules.seat_counts:
+            raise TableNotAllowed(f"The {rules.name} ruleset does not seat {players!r} players.")
+        if challenge not in CHALLENGE_RULES:
+            raise UnknownChallengeRule(f"No challenge rule is called {challenge!r}.")
+        if finish_line is not None and (isinstance(finish_line, bool) or finish_line < 1):
+            raise ValueError("a finish line is a positive score")
         stream = DrawStream(new_seed() if seed is None else seed, salt)
-        first, bag, stream = draw_tiles(rules.full_bag, rules.rack_size, stream)
-        second, bag, stream = draw_tiles(bag, rules.rack_size, stream)
+        first = 0
+        first_draws: tuple[tuple[str, ...], ...] = ()
+        if players > 2 or rules.draw_for_first_at_two:
+            first, first_draws, stream = draw_for_first(rules.full_bag, players, stream)
+        bag = rules.full_bag
+        racks: list[tuple[str, ...]] = []
+        for _ in range(players):
+            rack, bag, stream = draw_tiles(bag, rules.rack_size, stream)
+            racks.append(sort_rack(rack))
         return cls(
             ruleset=rules,
             board=Board.empty(rules.board_size),
-            racks=(sort_rack(first), sort_rack(second)),
+            racks=tuple(racks),
             bag=bag,
             stream=stream,
+            scores=(0,) * players,
+            to_move=first,
+            first=first,
+            first_draws=first_draws,
+            challenge_rule=challenge,
+            finish_line=finish_line,
         )
 
     @classmethod
@@ -182,46 +366,67 @@ class Game:
         *,
         ruleset: str | Ruleset,
         board: Board,
-        racks: tuple[tuple[str, ...], tuple[str, ...]],
+        racks: tuple[tuple[str, ...], ...],
         bag: tuple[str, ...],
         stream: DrawStream,
-        scores: tuple[int, int],
+        scores: tuple[int, ...],
         turn_number: int,
         scoreless_streak: int = 0,
         end_reason: EndReason | None = None,
         result: Result | None = None,
         adjustments: tuple[EndAdjustment, ...] = (),
+        first: int = 0,
+        challenge: ChallengeRule = VOID,
+        finish_line: int | None = None,
+        lost_turns: tuple[int, ...] = (),
     ) -> Game:
         """The game at a stored position after ``turn_number`` turns, without their history.
 
-        Seats alternate from First, so the player to move follows from the turn number.
-        Raises ValueError for a position no game could reach that way.
+        Seats take turns in order from ``first`` (every turn, a lost one too, is one turn), so
+        the player to move follows from the turn number. A resumed game has no play open to a
+        challenge. Raises ValueError for a position no game could reach that way.
         """
         rules = get_ruleset(ruleset)
+        players = len(racks)
         if board.size != rules.board_size:
             raise ValueError("board size does not match the ruleset")
+        if players not in rules.seat_counts or len(scores) != players:
+            raise ValueError("racks and scores do not make a table the ruleset allows")
         if turn_number < 0 or scoreless_streak < 0:
             raise ValueError("a turn number and a scoreless run count up from 0")
-        if end_reason not in (None, PLAYED_OUT, SIX_SCORELESS):
+        if end_reason not in (None, *END_REASONS):
             raise ValueError(f"unknown end reason {end_reason!r}")
-        if result not in (None, 0, 1, DRAW) or isinstance(result, bool):
+        if not (result in (None, DRAW) or _is_seat(result, players)):
             raise ValueError(f"unknown result {result!r}")
+        if not _is_seat(first, players) or not all(_is_seat(s, players) for s in lost_turns):
+            raise ValueError("a seat is out of range")
+        if challenge not in CHALLENGE_RULES:
+            raise UnknownChallengeRule(f"No challenge rule is called {challenge!r}.")
         return cls(
             ruleset=rules,
             board=board,
-            racks=(sort_rack(racks[0]), sort_rack(racks[1])),
+            racks=tuple(sort_rack(rack) for rack in racks),
             bag=bag,
             stream=stream,
             scores=scores,
-            to_move=turn_number % 2,
+            to_move=(first + turn_number) % players,
             scoreless_streak=scoreless_streak,
             end_reason=end_reason,
             result=result,
             adjustments=adjustments,
             turns_before=turn_number,
+            first=first,
+            challenge_rule=challenge,
+            finish_line=finish_line,
+            lost_turns=lost_turns,
         )
 
     # -- read-only views ---------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has (2 to 4)."""
+        return len(self.racks)
 
     @property
     def seed(self) -> bytes:
@@ -245,13 +450,27 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """Whether the game has ended."""
+        """Whether the game has ended (under a challenge rule its last play may still be
+        challenged: see ``open_play``, and a withdrawn phony resumes the game)."""
         return self.end_reason is not None
 
     @property
     def winner(self) -> int | None:
-        """The winning seat, or None while running or after a draw."""
+        """The winning seat, or None while running or when first place is shared."""
         return self.result if isinstance(self.result, int) else None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Every seat in first place once the game is over (one, or several sharing it)."""
+        if not self.is_over:
+            return ()
+        if isinstance(self.result, int):
+            return (self.result,)
+        return _top_seats(
+            self.scores,
+            self.scores_before_adjustments,
+            tie_break=self.ruleset.tie_break_before_adjustments,
+        )
 
     @property
     def is_draw(self) -> bool:
@@ -264,23 +483,52 @@ class Game:
         return (*self.turns, *self.adjustments)
 
     @property
-    def scores_before_adjustments(self) -> tuple[int, int]:
+    def scores_before_adjustments(self) -> tuple[int, ...]:
         """Scores after the last turn, before racks were counted (classic's tie-break)."""
-        return (
-            self.scores[0] - sum(a.points for a in self.adjustments if a.player == 0),
-            self.scores[1] - sum(a.points for a in self.adjustments if a.player == 1),
+        return tuple(
+            score - sum(a.points for a in self.adjustments if a.player == seat)
+            for seat, score in enumerate(self.scores)
         )
+
+    @property
+    def scoreless_turns_to_end(self) -> int:
+        """Scoreless turns in a row that end this game: three rounds of the table."""
+        return self.ruleset.scoreless_turns_at(self.players)
+
+    @property
+    def actions(self) -> tuple[Move | Challenge, ...]:
+        """The moves and challenges that made this game, for ``replay`` (lost turns follow
+        from the challenges and are left out)."""
+        actions: list[Move | Challenge] = []
+        for turn in self.turns:
+            if not turn.lost_turn:
+                actions.append(turn.move)
+            if turn.challenge is not None:
+                actions.append(Challenge(turn.challenge.by))
+        return tuple(actions)
+
+    @property
+    def challengers(self) -> tuple[int, ...]:
+        """The seats that may challenge the last play now (none when no play is open)."""
+        if self.challenge_rule == VOID or self.open_play is None:
+            return ()
+        player = self.turns[-1].player
+        return tuple(seat for seat in range(self.players) if seat != player)
 
     def can_swap(self, player: int | None = None) -> bool:
         """Whether a swap is allowed now for ``player`` (default: the player to move)."""
         seat = self.to_move if player is None else player
-        if self.is_over or not _is_seat(seat):
+        if self.is_over or not _is_seat(seat, self.players):
             return False
         return len(self.bag) >= self.ruleset.swap_bag_needed(len(self.racks[seat]))
 
     def tiles_in_play(self) -> list[str]:
         """Board + racks + bag as rack tiles: always the ruleset's full set (conservation)."""
-        return sorted([*self.board.tiles(), *self.racks[0], *self.racks[1], *self.bag])
+        return sorted([*self.board.tiles(), *(t for rack in self.racks for t in rack), *self.bag])
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the order of play."""
+        return (seat + 1) % self.players
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -288,23 +536,26 @@ class Game:
         """The game after ``player`` makes ``move``, or a MoveError with RULES.md's message.
 
         Checks: over, turn, then the move's shape and rules 4-9 (``lexicon=None`` skips
-        rule 9). Kick-off (rule 1) and stale turns (rule 3) are the server's to check.
+        rule 9; so does a challenge rule other than void, where a play waits for a
+        challenge instead). Kick-off (rule 1) and stale turns (rule 3) are the server's.
         """
         if self.is_over:
             raise MatchOver
-        if not _is_seat(player) or player != self.to_move:
+        if not _is_seat(player, self.players) or player != self.to_move:
             raise NotYourTurn
         rules = self.ruleset
         check_move_shape(move, board_size=rules.board_size, max_tiles=rules.rack_size)
         if isinstance(move, Play):
-            return self._play(move, player, lexicon)
-        if isinstance(move, Swap):
-            return self._swap(move, player)
-        if isinstance(move, Pass):
-            return self._scoreless(
-                move, player, racks=self.racks, bag=self.bag, stream=self.stream, drawn=()
+            game = self._play(move, player, lexicon if self.challenge_rule == VOID else None)
+        elif isinstance(move, Swap):
+            game = self._swap(move, player)
+        elif isinstance(move, Pass):
+            game = _scoreless(
+                self, move, player, racks=self.racks, bag=self.bag, stream=self.stream, drawn=()
             )
-        raise MalformedMove  # unreachable: check_move_shape accepts only the three kinds
+        else:
+            raise MalformedMove  # unreachable: check_move_shape accepts only the three kinds
+        return _take_lost_turns(game)
 
     def _play(self, move: Play, player: int, lexicon: Container[str] | None) -> Game:
         rules = self.ruleset
@@ -317,7 +568,7 @@ class Game:
             move.tiles,
             ruleset=rules,
             lexicon=lexicon,
-            bingo=len(move.tiles) == rules.rack_size and len(rack) == rules.rack_size,
+            bingo=len(move.tiles) >= rules.bingo_tiles and len(rack) >= rules.bingo_tiles,
         )
         board = self.board.place(move.tiles)
         drawn, bag, stream = draw_tiles(self.bag, rules.rack_size - len(remaining), self.stream)
@@ -327,6 +578,9 @@ class Game:
         record = TurnRecord(
             player, move, rack, outcome.words, outcome.bingo, outcome.score, drawn, scores
         )
+        open_play = None
+        if self.challenge_rule != VOID:
+            open_play = OpenPlay(self.stream.counter, self.scoreless_streak)
         game = replace(
             self,
             board=board,
@@ -334,13 +588,12 @@ class Game:
             bag=bag,
             stream=stream,
             scores=scores,
-            to_move=1 - player,
+            to_move=self.next_seat(player),
             scoreless_streak=0,
             turns=(*self.turns, record),
+            open_play=open_play,
         )
-        if not new_rack and not bag:
-            return game.finish(PLAYED_OUT, out_player=player)
-        return game
+        return _end_after_play(game, player)
 
     def _swap(self, move: Swap, player: int) -> Game:
         rules = self.ruleset
@@ -356,35 +609,104 @@ class Game:
         drawn, bag, stream = draw_tiles(self.bag, len(move.tiles), self.stream)
         bag = return_tiles(bag, move.tiles)
         racks = _with(self.racks, player, sort_rack((*remaining, *drawn)))
-        return self._scoreless(move, player, racks=racks, bag=bag, stream=stream, drawn=drawn)
+        return _scoreless(self, move, player, racks=racks, bag=bag, stream=stream, drawn=drawn)
 
-    def _scoreless(
-        self,
-        move: Move,
-        player: int,
-        *,
-        racks: tuple[tuple[str, ...], tuple[str, ...]],
-        bag: tuple[str, ...],
-        stream: DrawStream,
-        drawn: tuple[str, ...],
-    ) -> Game:
-        record = TurnRecord(player, move, self.racks[player], (), False, 0, drawn, self.scores)
-        streak = self.scoreless_streak + 1
-        game = replace(
+    # -- challenges --------------------------------------------------------------------------
+
+    def challenge(self, *, by: int, lexicon: Container[str]) -> Game:
+        """The game after seat ``by`` challenges the last play, adjudicated on ``lexicon``.
+
+        Every word the play made is checked. A phony is withdrawn: its tiles go back on the
+        player's rack, the tiles drawn for it back in the bag, the stream to where it was; the
+        player's turn is lost (a scoreless turn; a game the play had ended resumes). A good
+        play stands: ``single`` costs nothing, ``double`` costs the challenger their next turn,
+        ``five_point``/``ten_point`` give the player 5/10 points. A ChallengeRefused subclass
+        says why a challenge is not allowed (nothing changes).
+        """
+        if self.challenge_rule == VOID:
+            raise ChallengesOff
+        if not _is_seat(by, self.players):
+            raise NotYourTurn
+        if self.open_play is None:
+            if self.is_over:
+                raise ChallengeAfterEnd
+            last = [turn for turn in self.turns[-2:] if not turn.lost_turn][-1:]
+            if last and last[0].challenge is not None:
+                raise AlreadyChallenged
+            raise NoPlayToChallenge
+        record = self.turns[-1]
+        if by == record.player:
+            raise OwnPlay
+        phonies = tuple(word.word for word in record.words if word.word not in lexicon)
+        if phonies:
+            return self._withdraw(record, by, phonies, self.open_play)
+        return self._stand(record, by)
+
+    def _unfinished(self) -> Game:
+        """This game as it was before ``finish``: no adjustments, no result."""
+        if not self.is_over:
+            return self
+        return replace(
             self,
-            racks=racks,
-            bag=bag,
-            stream=stream,
-            to_move=1 - player,
-            scoreless_streak=streak,
-            turns=(*self.turns, record),
+            scores=self.scores_before_adjustments,
+            end_reason=None,
+            result=None,
+            adjustments=(),
         )
-        if streak >= self.ruleset.scoreless_turns_to_end:
+
+    def _withdraw(
+        self, record: TurnRecord, by: int, phonies: tuple[str, ...], open_play: OpenPlay
+    ) -> Game:
+        game = self._unfinished()
+        player = record.player
+        assert isinstance(record.move, Play)
+        scores = _with(game.scores, player, game.scores[player] - record.score)
+        result = ChallengeResult(by, phonies, -record.score)
+        streak = open_play.scoreless_streak + 1
+        game = replace(
+            game,
+            board=game.board.remove((tile.row, tile.col) for tile in record.move.tiles),
+            racks=_with(game.racks, player, record.rack_before),
+            bag=return_tiles(game.bag, record.drawn),
+            stream=DrawStream(game.stream.seed, game.stream.salt, open_play.counter),
+            scores=scores,
+            scoreless_streak=streak,
+            turns=(*game.turns[:-1], replace(record, challenge=result, totals=scores)),
+            open_play=None,
+        )
+        if streak >= game.scoreless_turns_to_end:
             return game.finish(SIX_SCORELESS)
         return game
 
+    def _stand(self, record: TurnRecord, by: int) -> Game:
+        ended = self.end_reason
+        game = self._unfinished()
+        player = record.player
+        bonus = CHALLENGE_BONUS[self.challenge_rule]
+        scores = _with(game.scores, player, game.scores[player] + bonus)
+        result = ChallengeResult(by, (), bonus)
+        game = replace(
+            game,
+            scores=scores,
+            turns=(*game.turns[:-1], replace(record, challenge=result, totals=scores)),
+            open_play=None,
+        )
+        if ended == PLAYED_OUT:
+            return game.finish(PLAYED_OUT, out_player=player)
+        game = _end_after_play(game, player)
+        if game.is_over or self.challenge_rule != DOUBLE:
+            return game
+        return _take_lost_turns(replace(game, lost_turns=(*game.lost_turns, by)))
+
+    # -- the end -----------------------------------------------------------------------------
+
     def finish(self, reason: EndReason, *, out_player: int | None = None) -> Game:
-        """Apply the end-of-game rack adjustments and decide the result."""
+        """Apply the end-of-game rack adjustments and decide the result.
+
+        Going out: each other seat in turn after the goer-out (in the order of play) gives
+        its rack's value to the goer-out (if the ruleset says so) and loses it. Three
+        scoreless rounds: every rack is deducted. Finish Line: no rack is counted.
+        """
         rules = self.ruleset
         scores = list(self.scores)
         adjustments: list[EndAdjustment] = []
@@ -392,30 +714,24 @@ class Game:
         def adjust(player: int, owner: int, points: int) -> None:
             scores[player] += points
             rack = self.racks[owner]
-            adjustments.append(EndAdjustment(player, owner, rack, points, _pair(scores)))
+            adjustments.append(EndAdjustment(player, owner, rack, points, tuple(scores)))
 
         if reason == PLAYED_OUT and out_player is not None:
-            other = 1 - out_player
-            value = rules.rack_value(self.racks[other])
-            if rules.out_gains_opponent_rack and self.racks[other]:
-                adjust(out_player, other, value)
-            if self.racks[other]:
-                adjust(other, other, -value)
-        else:
-            for seat in (0, 1):
+            for step in range(1, self.players):
+                other = (out_player + step) % self.players
+                value = rules.rack_value(self.racks[other])
+                if rules.out_gains_opponent_rack and self.racks[other]:
+                    adjust(out_player, other, value)
+                if self.racks[other]:
+                    adjust(other, other, -value)
+        elif reason != FINISH_LINE:
+            for seat in range(self.players):
                 if self.racks[seat]:
                     adjust(seat, seat, -rules.rack_value(self.racks[seat]))
 
-        final = _pair(scores)
-        result: Result
-        if final[0] != final[1]:
-            result = 0 if final[0] > final[1] else 1
-        else:
-            before = self.scores
-            if rules.tie_break_before_adjustments and before[0] != before[1]:
-                result = 0 if before[0] > before[1] else 1
-            else:
-                result = DRAW
+        final = tuple(scores)
+        top = _top_seats(final, self.scores, tie_break=rules.tie_break_before_adjustments)
+        result: Result = top[0] if len(top) == 1 else DRAW
         return replace(
             self,
             scores=final,
@@ -429,18 +745,20 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         """Everything, in plain JSON types. Contains the seed and the bag: server-side only.
 
+        A two-player void game without a finish line writes exactly the keys it always did;
+        the table's and the options' keys appear only when they differ from that.
         A resumed game holds only part of its history, so it has no whole record to give.
         """
         if self.turns_before:
             raise ValueError("a game resumed from a position holds no whole history")
-        return {
+        data: dict[str, Any] = {
             "format": JSON_FORMAT,
             "ruleset": self.ruleset.name,
             "seed": self.stream.seed.hex(),
             "salt": self.stream.salt.hex(),
             "counter": self.stream.counter,
             "board": list(self.board.rows()),
-            "racks": ["".join(self.racks[0]), "".join(self.racks[1])],
+            "racks": ["".join(rack) for rack in self.racks],
             "bag": "".join(self.bag),
             "scores": list(self.scores),
             "to_move": self.to_move,
@@ -450,6 +768,18 @@ class Game:
             "turns": [turn.to_json() for turn in self.turns],
             "adjustments": [adjustment.to_json() for adjustment in self.adjustments],
         }
+        if self.first or self.first_draws:
+            data["first"] = self.first
+            data["first_draws"] = ["".join(f"{t or '-'}" for t in row) for row in self.first_draws]
+        if self.challenge_rule != VOID:
+            data["challenge_rule"] = self.challenge_rule
+        if self.finish_line is not None:
+            data["finish_line"] = self.finish_line
+        if self.open_play is not None:
+            data["open_play"] = self.open_play.to_json()
+        if self.lost_turns:
+            data["lost_turns"] = list(self.lost_turns)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Game:
@@ -460,60 +790,149 @@ class Game:
         board = Board.from_rows(data["board"])
         if board.size != rules.board_size:
             raise ValueError("board size does not match the ruleset")
+        players = len(data["racks"])
+        if players not in rules.seat_counts or len(data["scores"]) != players:
+            raise ValueError("racks and scores do not make a table the ruleset allows")
         end_reason = data["end_reason"]
-        if end_reason not in (None, PLAYED_OUT, SIX_SCORELESS):
+        if end_reason not in (None, *END_REASONS):
             raise ValueError(f"unknown end reason {end_reason!r}")
         result = data["result"]
-        if result not in (None, 0, 1, DRAW) or isinstance(result, bool):
+        if not (result in (None, DRAW) or _is_seat(result, players)):
             raise ValueError(f"unknown result {result!r}")
+        challenge_rule = data.get("challenge_rule", VOID)
+        if challenge_rule not in CHALLENGE_RULES:
+            raise UnknownChallengeRule(f"No challenge rule is called {challenge_rule!r}.")
+        open_play = data.get("open_play")
         return cls(
             ruleset=rules,
             board=board,
-            racks=(tuple(data["racks"][0]), tuple(data["racks"][1])),
+            racks=tuple(tuple(rack) for rack in data["racks"]),
             bag=tuple(data["bag"]),
             stream=DrawStream(
                 bytes.fromhex(data["seed"]), bytes.fromhex(data["salt"]), int(data["counter"])
             ),
-            scores=(int(data["scores"][0]), int(data["scores"][1])),
+            scores=tuple(int(score) for score in data["scores"]),
             to_move=int(data["to_move"]),
             scoreless_streak=int(data["scoreless_streak"]),
             end_reason=end_reason,
             result=result,
             turns=tuple(
-                TurnRecord.from_json(turn, board_size=rules.board_size) for turn in data["turns"]
+                TurnRecord.from_json(turn, board_size=rules.board_size, max_tiles=rules.rack_size)
+                for turn in data["turns"]
             ),
             adjustments=tuple(EndAdjustment.from_json(item) for item in data["adjustments"]),
+            first=int(data.get("first", 0)),
+            first_draws=tuple(
+                tuple("" if t == "-" else t for t in row) for row in data.get("first_draws", ())
+            ),
+            challenge_rule=challenge_rule,
+            finish_line=None if data.get("finish_line") is None else int(data["finish_line"]),
+            open_play=None if open_play is None else OpenPlay.from_json(open_play),
+            lost_turns=tuple(int(seat) for seat in data.get("lost_turns", ())),
         )
 
 
-def _with(pair: tuple[Any, Any], index: int, value: Any) -> tuple[Any, Any]:
-    return (value, pair[1]) if index == 0 else (pair[0], value)
+def _end_after_play(game: Game, player: int) -> Game:
+    """End the game if the play that ``player`` just made (and kept) ends it."""
+    if not game.racks[player] and not game.bag:
+        return game.finish(PLAYED_OUT, out_player=player)
+    if game.finish_line is not None and game.scores[player] >= game.finish_line:
+        return game.finish(FINISH_LINE)
+    return game
 
 
-def _pair(values: list[int]) -> tuple[int, int]:
-    return (values[0], values[1])
+def _scoreless(
+    game: Game,
+    move: Move,
+    player: int,
+    *,
+    racks: tuple[tuple[str, ...], ...],
+    bag: tuple[str, ...],
+    stream: DrawStream,
+    drawn: tuple[str, ...],
+    lost_turn: bool = False,
+) -> Game:
+    record = TurnRecord(
+        player, move, game.racks[player], (), False, 0, drawn, game.scores, lost_turn=lost_turn
+    )
+    streak = game.scoreless_streak + 1
+    after = replace(
+        game,
+        racks=racks,
+        bag=bag,
+        stream=stream,
+        to_move=game.next_seat(player),
+        scoreless_streak=streak,
+        turns=(*game.turns, record),
+        open_play=None,
+    )
+    if streak >= game.scoreless_turns_to_end:
+        return after.finish(SIX_SCORELESS)
+    return after
+
+
+def _take_lost_turns(game: Game) -> Game:
+    """Take every lost turn owed by the seat to move, in order (each a scoreless turn)."""
+    while not game.is_over and game.to_move in game.lost_turns:
+        seat = game.to_move
+        owed = list(game.lost_turns)
+        owed.remove(seat)
+        game = _scoreless(
+            replace(game, lost_turns=tuple(owed)),
+            Pass(),
+            seat,
+            racks=game.racks,
+            bag=game.bag,
+            stream=game.stream,
+            drawn=(),
+            lost_turn=True,
+        )
+    return game
+
+
+def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _act(game: Game, action: Move | Challenge, lexicon: Container[str] | None) -> Game:
+    if isinstance(action, Challenge):
+        if lexicon is None:
+            raise ValueError("replaying a challenge needs the lexicon it was judged on")
+        return game.challenge(by=action.by, lexicon=lexicon)
+    return game.apply(action, player=game.to_move, lexicon=lexicon)
 
 
 def replay(
-    moves: Iterable[Move],
+    moves: Iterable[Move | Challenge],
     *,
     ruleset: str | Ruleset = DEFAULT_RULESET,
     seed: bytes,
     salt: bytes = b"",
     lexicon: Container[str] | None = None,
+    players: int = 2,
+    challenge: ChallengeRule = VOID,
+    finish_line: int | None = None,
 ) -> Game:
-    """Recompute a game from its seed, salt and moves (each by the player to move then)."""
-    game = Game.new(ruleset=ruleset, seed=seed, salt=salt)
-    for move in moves:
-        game = game.apply(move, player=game.to_move, lexicon=lexicon)
+    """Recompute a game from its seed, salt and moves (each by the player to move then) and
+    challenges (``Challenge(by)``, judged on ``lexicon``), as ``Game.actions`` lists them."""
+    game = Game.new(
+        ruleset=ruleset,
+        seed=seed,
+        salt=salt,
+        players=players,
+        challenge=challenge,
+        finish_line=finish_line,
+    )
+    for action in moves:
+        game = _act(game, action, lexicon)
     return game
 
 
 @dataclass(frozen=True, slots=True)
 class DrawReplay:
-    """What the bag dealt: the two opening racks and the tiles drawn after each turn."""
+    """What the bag dealt: the opening racks and the tiles drawn after each turn."""
 
-    opening_racks: tuple[tuple[str, ...], tuple[str, ...]]
+    opening_racks: tuple[tuple[str, ...], ...]
     drawn: tuple[tuple[str, ...], ...]
     racks_before: tuple[tuple[str, ...], ...]
 
@@ -521,15 +940,30 @@ class DrawReplay:
 def replay_draws(
     seed: bytes,
     salt: bytes,
-    moves: Iterable[Move],
+    moves: Iterable[Move | Challenge],
     *,
     ruleset: str | Ruleset = DEFAULT_RULESET,
+    players: int = 2,
+    challenge: ChallengeRule = VOID,
+    finish_line: int | None = None,
+    lexicon: Container[str] | None = None,
 ) -> DrawReplay:
-    """Every rack and draw of a game from seed + salt + moves, to audit a stored game's bag."""
-    start = Game.new(ruleset=ruleset, seed=seed, salt=salt)
+    """Every rack and draw of a game from seed + salt + moves, to audit a stored game's bag.
+
+    A game with challenges needs the lexicon they were judged on (a withdrawn play's draw
+    is listed too: those tiles went back into the bag and the stream was rewound).
+    """
+    start = Game.new(
+        ruleset=ruleset,
+        seed=seed,
+        salt=salt,
+        players=players,
+        challenge=challenge,
+        finish_line=finish_line,
+    )
     game = start
-    for move in moves:
-        game = game.apply(move, player=game.to_move, lexicon=None)
+    for action in moves:
+        game = _act(game, action, lexicon)
     return DrawReplay(
         opening_racks=start.racks,
         drawn=tuple(turn.drawn for turn in game.turns),

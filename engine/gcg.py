@@ -485,7 +485,7 @@ def _note_lines(note: str) -> list[str]:
 
 def _pragma_line(name: str, value: str) -> str:
     name = _NICK_UNSAFE.sub("_", name).lower()
-    if name in ("player1", "player2"):
+    if re.fullmatch(r"player\d", name):
         nick, _, full = value.strip().partition(" ")
         value = f"{_nick_token(nick)} {_one_line(full) or _nick_token(nick)}"
     return f"#{name} {_one_line(value)}".rstrip()
@@ -536,18 +536,24 @@ def format_gcg(record: GcgRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _nicks(names: tuple[str, str]) -> tuple[str, str]:
-    nicks = [_safe_nick(name) or f"player{i + 1}" for i, name in enumerate(names)]
-    if nicks[0].casefold() == nicks[1].casefold():
-        nicks[1] += "_2"
-    return (nicks[0], nicks[1])
+def _nicks(names: tuple[str, ...]) -> tuple[str, ...]:
+    """A nick per seat, from its name (else ``playerN``), no two alike ignoring case."""
+    nicks: list[str] = []
+    for seat, name in enumerate(names):
+        nick = _safe_nick(name) or f"player{seat + 1}"
+        if nick.casefold() in (taken := {n.casefold() for n in nicks}):
+            nick = next(
+                f"{nick}_{n}" for n in range(2, 99) if f"{nick}_{n}".casefold() not in taken
+            )
+        nicks.append(nick)
+    return tuple(nicks)
 
 
 def export_gcg(
     game: Game,
     *,
-    player_names: tuple[str, str],
-    visible_racks: frozenset[int] = frozenset({0, 1}),
+    player_names: tuple[str, ...],
+    visible_racks: frozenset[int] | None = None,
     title: str | None = None,
     game_id: tuple[str, str] | None = None,
     notes: Sequence[str] = (),
@@ -563,13 +569,23 @@ def export_gcg(
     so a display name cannot add a line to the record. ``pragmas`` (name, value) follow the
     header's own, in order (the server's ``#turn-hash`` lines). The game must hold its whole
     history (not one resumed from a position): ValueError otherwise.
+
+    Every seat is a ``#playerN`` (``player_names`` has one name per seat; ``visible_racks``
+    defaults to all). A challenged play is followed by the standard's line for its outcome: a
+    withdrawn phony by ``--`` (minus its score), a challenge bonus by ``(challenge)``; a turn
+    lost to a double challenge is a pass.
     """
     if game.turns_before:
         raise ValueError("a record needs the whole game: replay it from its moves")
-    names = (_one_line(player_names[0]), _one_line(player_names[1]))
+    if len(player_names) != game.players:
+        raise ValueError("a record names every seat's player")
+    if visible_racks is None:
+        visible_racks = frozenset(range(game.players))
+    names = tuple(_one_line(name) for name in player_names)
     nicks = _nicks(names)
     header = [
-        (f"player{seat + 1}", f"{nicks[seat]} {names[seat] or nicks[seat]}") for seat in (0, 1)
+        (f"player{seat + 1}", f"{nicks[seat]} {names[seat] or nicks[seat]}")
+        for seat in range(game.players)
     ]
     if title and _one_line(title):
         header.append(("title", _one_line(title)))
@@ -605,7 +621,17 @@ def export_gcg(
         elif isinstance(move, Swap):
             shown = "".join(sorted(move.tiles)) if seat in visible_racks else None
             event = replace(event, kind=EXCHANGE, exchanged=shown, exchange_count=len(move.tiles))
-        events.append(event)
+        challenge = turn.challenge
+        if challenge is None:
+            events.append(event)
+            continue
+        # The play's line says what it scored then; the challenge's line what it changed.
+        events.append(replace(event, total=turn.totals[seat] - challenge.points))
+        if challenge.withdrawn or challenge.points:
+            kind = WITHDRAWN if challenge.withdrawn else CHALLENGE_BONUS
+            events.append(
+                replace(event, kind=kind, score=challenge.points, position=None, word=None)
+            )
     for adjustment in game.adjustments:
         seat, owner = adjustment.player, adjustment.rack_owner
         events.append(
@@ -693,11 +719,11 @@ def verify_record(
 ) -> tuple[int, list[Mismatch]]:
     """Re-score every play of one record on a board; returns (plays, mismatches).
 
-    Racks are not needed. Bingo means seven tiles placed. A play later withdrawn (``--``) is
-    scored, then lifted off the board, and is not word-checked (it was a phony). ``--`` takes
-    back the player's last turn only when that turn was a play. Every line's cumulative
-    total must be the player's previous total (0 at first) plus the line's score; a wrong
-    one is reported once, and the totals after it are read from it.
+    Racks are not needed. Bingo means the ruleset's bingo tiles placed (seven). A play later
+    withdrawn (``--``) is scored, then lifted off the board, and is not word-checked (it was a
+    phony). ``--`` takes back the player's last turn only when that turn was a play. Every
+    line's cumulative total must be the player's previous total (0 at first) plus the line's
+    score; a wrong one is reported once, and the totals after it are read from it.
     """
     rules = get_ruleset(ruleset)
     board = Board.empty(rules.board_size)
@@ -740,7 +766,7 @@ def verify_record(
             continue
         try:
             outcome = evaluate_play(
-                board, play.tiles, ruleset=rules, bingo=len(play.tiles) == rules.rack_size
+                board, play.tiles, ruleset=rules, bingo=len(play.tiles) >= rules.bingo_tiles
             )
         except MoveError as error:
             mismatch(None, error.message)

@@ -127,8 +127,8 @@ def legal_plays(
     """Every legal play of ``rack`` (``?`` for a blank) on ``board``, scored.
 
     Give ``lexicon`` (its graph is looked up in the shared cache) or a prebuilt ``graph``.
-    Each blank is tried as every letter. A play of all ``rack_size`` tiles from a full rack
-    earns the ruleset's bingo bonus, as in ``Game.apply``.
+    Each blank is tried as every letter. A play of the ruleset's ``bingo_tiles`` (all seven
+    of a full rack; 7 to 9 of a 9-tile rack) earns the bingo bonus, as in ``Game.apply``.
     """
     rules = get_ruleset(ruleset)
     if graph is None:
@@ -212,8 +212,8 @@ class _Generator:
                 raise ValueError(f"not a rack tile: {tile!r}")
         self.counts = counts
         self.max_tiles = min(len(rack), rules.rack_size)
-        #: Game.apply's bingo: all rack_size tiles placed from a full rack.
-        self.full_rack = len(rack) == rules.rack_size
+        #: Game.apply's bingo: at least bingo_tiles placed from a rack that holds them.
+        self.full_rack = len(rack) >= rules.bingo_tiles
         self.bingo_bonus = rules.bingo_bonus if self.full_rack else 0
         values = rules.value_of
         self.letter_values = [values.get(letter, 0) for letter in ALPHABET]
@@ -322,7 +322,7 @@ class _Generator:
         counts = self.counts
         max_tiles = self.max_tiles
         bingo_bonus = self.bingo_bonus
-        rack_size = self.rules.rack_size
+        bingo_tiles = self.rules.bingo_tiles
         found = self.found
         n = len(codes)
         #: Tiles placed so far in this line, in line order: (position, letter code, blank).
@@ -344,7 +344,7 @@ class _Generator:
                 count = len(placed)
                 if count > 1 or lone_ok[placed[0][0]]:
                     score = main * mult + cross
-                    if count == rack_size:
+                    if count >= bingo_tiles:
                         score += bingo_bonus
                     found.append((line, word_start, tuple(placed), main * mult, score))
             if p == n or len(placed) == max_tiles:
@@ -499,7 +499,7 @@ class _Generator:
             Play(tuple(tiles)),
             score,
             (main, *crosses),
-            len(placed) == self.rules.rack_size and self.full_rack,
+            len(placed) >= self.rules.bingo_tiles and self.full_rack,
         )
 
     def _cross_word(self, line: _Line, p: int, code: int, blank: bool) -> WordScore | None:

@@ -1,6 +1,8 @@
 """Rulesets: every number of docs/RULES.md as data, so the engine has no hard-coded rule.
 
-Three rulesets exist: ``word-duel`` (the default), ``classic`` and ``outspell``.
+Three rulesets exist: ``word-duel`` (the default), ``classic`` and ``outspell``; the seed's
+variations are rulesets too (``VARIANTS``: ``classic-nine``, 9-tile racks), looked up by the same
+``get_ruleset`` but kept out of ``RULESETS``, which lists what a match can be created with.
 
 The outspell board is our own 11 × 11 design. It is symmetric under the left–right mirror,
 the top–bottom mirror and the main diagonal (so across and down plays are worth the same),
@@ -27,7 +29,7 @@ star, 8 TL, 16 DL.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import UnknownRuleset
 
@@ -123,7 +125,17 @@ class Ruleset:
     rack_size: int = 7
     lexicon_name: str = "enable"
     lexicon_min_len: int = 2
+    #: Scoreless turns that end a two-player game (three rounds); a table of N plays
+    #: ``scoreless_turns_at(N)`` = three rounds of N turns.
     scoreless_turns_to_end: int = 6
+    #: How many seats a game may have (word-duel and outspell: a duel; classic: 2 to 4).
+    seat_counts: tuple[int, ...] = (2,)
+    #: True: two players also draw for who starts (a table of 3-4 always does); False: at two,
+    #: First (seat 0) starts, as every stored game did.
+    draw_for_first_at_two: bool = False
+    #: Tiles a play must place for the bingo bonus; 0 means the whole rack (``rack_size``).
+    #: The 9-tile variation: 7 (so 7, 8 or 9 tiles earn it).
+    bingo_min_tiles: int = 0
 
     # Derived lookups, computed once; not part of identity.
     value_of: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
@@ -170,6 +182,15 @@ class Ruleset:
         """Sum of the tiles' values, for end-of-game adjustments."""
         return sum(self.value_of.get(tile, 0) for tile in rack)
 
+    @property
+    def bingo_tiles(self) -> int:
+        """The fewest tiles a play must place for the bingo bonus."""
+        return self.bingo_min_tiles or self.rack_size
+
+    def scoreless_turns_at(self, players: int) -> int:
+        """Scoreless turns in a row that end a game of ``players``: three rounds (six at two)."""
+        return self.scoreless_turns_to_end * players // 2
+
     def swap_bag_needed(self, rack_len: int) -> int:
         """Tiles the bag must hold for this player to swap."""
         return rack_len if self.swap_whole_rack else self.swap_min_bag
@@ -204,6 +225,7 @@ RULESETS: dict[str, Ruleset] = {
         lexicon_max_len=15,
         out_gains_opponent_rack=True,
         tie_break_before_adjustments=True,
+        seat_counts=(2, 3, 4),
     ),
     "outspell": Ruleset(
         name="outspell",
@@ -222,12 +244,19 @@ RULESETS: dict[str, Ruleset] = {
 
 DEFAULT_RULESET = "word-duel"
 
+#: The seed's variations, by name: not offered for matches yet (``RULESETS`` is that list).
+VARIANTS: dict[str, Ruleset] = {
+    "classic-nine": replace(
+        RULESETS["classic"], name="classic-nine", rack_size=9, bingo_min_tiles=7
+    ),
+}
+
 
 def get_ruleset(name: str | Ruleset) -> Ruleset:
     """Look a ruleset up by name (a Ruleset passes through), or raise UnknownRuleset."""
     if isinstance(name, Ruleset):
         return name
     try:
-        return RULESETS[name]
+        return RULESETS[name] if name in RULESETS else VARIANTS[name]
     except (KeyError, TypeError):
         raise UnknownRuleset(f"No ruleset is called {name!r}.") from None

@@ -108,7 +108,7 @@ def evaluate_play(
 ) -> PlayScore:
     """Check rules 4 (empty squares) to 9 for well-formed tiles and score the play.
 
-    ``bingo`` says whether the bonus applies; None means "all rack_size tiles were placed"
+    ``bingo`` says whether the bonus applies; None means "at least the ruleset's bingo_tiles placed"
     (what a GCG record implies). The caller has already checked the move's shape.
     """
     size = board.size
@@ -197,7 +197,7 @@ def evaluate_play(
         score = points * multiplier
         total += score
         words.append(WordScore(text, run[0] // size, run[0] % size, run_across, score))
-    is_bingo = len(new) == ruleset.rack_size if bingo is None else bingo
+    is_bingo = len(new) >= ruleset.bingo_tiles if bingo is None else bingo
     if is_bingo:
         total += ruleset.bingo_bonus
     return PlayScore(tuple(words), is_bingo, total)

@@ -42,7 +42,7 @@ def seat_position(game: Game) -> SeatPosition:
         board_rows=game.board.rows(),
         seat=seat,
         rack=game.racks[seat],
-        scores=game.scores,
+        scores=(game.scores[0], game.scores[1]),  # the computer plays duels (two seats)
         bag_count=game.bag_count,
         opponent_rack_count=len(game.racks[1 - seat]),
         scoreless_streak=game.scoreless_streak,
