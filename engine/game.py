@@ -9,7 +9,8 @@ history (``Game.resume``): what the next move needs, and nothing that grows with
 A table seats 2 to 4 players (as the ruleset allows); play passes in seat order. Under a
 challenge rule other than ``void`` a play's words are not checked when it is made: it stands
 provisionally until the next turn, and ``Game.challenge`` adjudicates it (a phony is withdrawn
-exactly: tiles back on the rack, the drawn tiles back in the bag, the stream rewound).
+exactly: tiles back on the rack, the drawn tiles back in the bag; the draw stream runs on,
+so the tiles the player saw are not dealt to them again by rote).
 """
 
 from __future__ import annotations
@@ -213,7 +214,8 @@ class OpenPlay:
     """The last play, open to a challenge: what withdrawing it must restore besides the
     board, the rack and the bag (which its turn record gives)."""
 
-    #: The draw stream's position before the play's tiles were drawn.
+    #: The draw stream's position before the play's tiles were drawn (for the record: a
+    #: withdrawal does not rewind the stream).
     counter: int
     #: The scoreless run before the play (a withdrawn play continues it).
     scoreless_streak: int
@@ -617,11 +619,12 @@ class Game:
         """The game after seat ``by`` challenges the last play, adjudicated on ``lexicon``.
 
         Every word the play made is checked. A phony is withdrawn: its tiles go back on the
-        player's rack, the tiles drawn for it back in the bag, the stream to where it was; the
-        player's turn is lost (a scoreless turn; a game the play had ended resumes). A good
-        play stands: ``single`` costs nothing, ``double`` costs the challenger their next turn,
-        ``five_point``/``ten_point`` give the player 5/10 points. A ChallengeRefused subclass
-        says why a challenge is not allowed (nothing changes).
+        player's rack, the tiles drawn for it back in the bag (the stream runs on: rewound, it
+        would deal the player the tiles they saw again); the player's turn is lost (a
+        scoreless turn; a game the play had ended resumes). A good play stands: ``single``
+        costs nothing, ``double`` costs the challenger their next turn, ``five_point`` and
+        ``ten_point`` give the player 5/10 points. A ChallengeRefused subclass says why a
+        challenge is not allowed (nothing changes).
         """
         if self.challenge_rule == VOID:
             raise ChallengesOff
@@ -668,7 +671,7 @@ class Game:
             board=game.board.remove((tile.row, tile.col) for tile in record.move.tiles),
             racks=_with(game.racks, player, record.rack_before),
             bag=return_tiles(game.bag, record.drawn),
-            stream=DrawStream(game.stream.seed, game.stream.salt, open_play.counter),
+            stream=game.stream,  # not rewound: the player has seen the tiles it drew
             scores=scores,
             scoreless_streak=streak,
             turns=(*game.turns[:-1], replace(record, challenge=result, totals=scores)),
@@ -951,7 +954,7 @@ def replay_draws(
     """Every rack and draw of a game from seed + salt + moves, to audit a stored game's bag.
 
     A game with challenges needs the lexicon they were judged on (a withdrawn play's draw
-    is listed too: those tiles went back into the bag and the stream was rewound).
+    is listed too: those tiles went back into the bag, and the stream ran on).
     """
     start = Game.new(
         ruleset=ruleset,
