@@ -35,6 +35,36 @@ def ruleset_choices() -> list[tuple[str, str]]:
     return [(name, name) for name in RULESETS]
 
 
+def hours_between(
+    *, label: str = "Hours between rounds", initial: int = 72, help_text: str = ""
+) -> forms.DecimalField:
+    """A format's interval, in hours (0 to 90 days)."""
+    return forms.DecimalField(
+        label=label,
+        min_value=0,
+        max_value=24 * 90,
+        max_digits=6,
+        decimal_places=2,
+        initial=initial,
+        help_text=help_text,
+    )
+
+
+def ruleset_field() -> forms.ChoiceField:
+    return forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
+
+
+def visibility_field() -> forms.ChoiceField:
+    return forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
+
+
+def rated_field() -> forms.BooleanField:
+    """A tournament format's "rated", on by default (a friendly fixture's is off)."""
+    return forms.BooleanField(
+        required=False, initial=True, help_text="Every result moves both players' ratings."
+    )
+
+
 class DateTimeLocalInput(forms.DateTimeInput):
     """An ``<input type="datetime-local">`` that renders its value the way browsers expect."""
 
@@ -227,25 +257,16 @@ class RoundRobinForm(FirstKickoffMixin):
         widget=DateTimeLocalInput(),
         help_text="Your local time (UTC without JavaScript).",
     )
-    interval_hours = forms.DecimalField(
-        label="Hours between rounds",
-        min_value=0,
-        max_value=24 * 90,
-        max_digits=6,
-        decimal_places=2,
-        initial=24,
-    )
+    interval_hours = hours_between(initial=24)
     meetings = forms.ChoiceField(
         label="Each pair meets",
         choices=[(ONCE, "Once"), (TWICE, "Twice (seats swapped)")],
         initial=ONCE,
         widget=forms.RadioSelect,
     )
-    ruleset = forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
-    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
-    rated = forms.BooleanField(
-        required=False, initial=True, help_text="Every result moves both players' ratings."
-    )
+    ruleset = ruleset_field()
+    visibility = visibility_field()
+    rated = rated_field()
     seed_by_rating = forms.BooleanField(
         label="Seed by rating",
         required=False,

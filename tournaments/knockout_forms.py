@@ -9,13 +9,15 @@ from typing import Any
 from django import forms
 
 from accounts.models import Member
-from matches.models import Match
 from tournaments.forms import (
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
     FirstKickoffMixin,
     entrants,
-    ruleset_choices,
+    hours_between,
+    rated_field,
+    ruleset_field,
+    visibility_field,
 )
 from tournaments.models import Knockout
 from tournaments.services.knockout import MAX_BEST_OF
@@ -54,21 +56,14 @@ class KnockoutForm(FirstKickoffMixin):
         widget=DateTimeLocalInput(),
         help_text="Your local time (UTC without JavaScript). Round 1's first games.",
     )
-    interval_hours = forms.DecimalField(
+    interval_hours = hours_between(
         label="Hours between games",
-        min_value=0,
-        max_value=24 * 90,
-        max_digits=6,
-        decimal_places=2,
-        initial=72,
         help_text="A tie's next game kicks off this long after its last (or when it is "
         "made, if later); a round's first games this long after the round before's last.",
     )
-    ruleset = forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
-    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
-    rated = forms.BooleanField(
-        required=False, initial=True, help_text="Every result moves both players' ratings."
-    )
+    ruleset = ruleset_field()
+    visibility = visibility_field()
+    rated = rated_field()
 
     def clean_players(self) -> list[Member]:
         return entrants(self.cleaned_data["players"], at_least="A knockout needs")

@@ -10,15 +10,17 @@ from typing import Any
 from django import forms
 
 from accounts.models import Member
-from matches.models import Match
 from tournaments.forms import (
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
     FirstKickoffMixin,
     entrants,
     find_member,
+    hours_between,
     member_input,
-    ruleset_choices,
+    rated_field,
+    ruleset_field,
+    visibility_field,
 )
 from tournaments.league import MAX_DIVISION_SIZE
 
@@ -63,25 +65,16 @@ class LeagueForm(FirstKickoffMixin):
         "the bottom (at most half a division).",
     )
     first_kickoff = _first_kickoff()
-    interval_hours = forms.DecimalField(
-        label="Hours between rounds",
-        min_value=0,
-        max_value=24 * 90,
-        max_digits=6,
-        decimal_places=2,
-        initial=72,
-    )
+    interval_hours = hours_between()
     meetings = forms.ChoiceField(
         label="Each pair meets",
         choices=[(ONCE, "Once"), (TWICE, "Twice, home and away (seats swapped)")],
         initial=ONCE,
         widget=forms.RadioSelect,
     )
-    ruleset = forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
-    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
-    rated = forms.BooleanField(
-        required=False, initial=True, help_text="Every result moves both players' ratings."
-    )
+    ruleset = ruleset_field()
+    visibility = visibility_field()
+    rated = rated_field()
 
     def clean_players(self) -> list[Member]:
         return entrants(self.cleaned_data["players"], at_least="A league needs")

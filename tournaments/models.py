@@ -22,7 +22,22 @@ from django.db import models
 from matches.models import Match, Tournament
 
 
-class Swiss(models.Model):
+class FixtureRules(models.Model):
+    """What every fixture a format makes is played under, set once on the format: the
+    ruleset and lexicon, who may watch, and the no-show window."""
+
+    ruleset = models.CharField(max_length=40, default="word-duel")
+    lexicon = models.CharField(max_length=40, default="enable")
+    visibility = models.CharField(
+        max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
+    )
+    no_show_window = models.DurationField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Swiss(FixtureRules):
     """A tournament paired round by round from its standings (docs/RULES.md section 3)."""
 
     tournament = models.OneToOneField(
@@ -32,12 +47,6 @@ class Swiss(models.Model):
     #: Round N kicks off at first_kickoff + (N - 1) * interval, or when paired if later.
     first_kickoff = models.DateTimeField()
     interval = models.DurationField()
-    ruleset = models.CharField(max_length=40, default="word-duel")
-    lexicon = models.CharField(max_length=40, default="enable")
-    visibility = models.CharField(
-        max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
-    )
-    no_show_window = models.DurationField(null=True, blank=True)
     #: What a bye scores: the club's usual is a win (1 point) with +50 spread.
     bye_points = models.DecimalField(max_digits=2, decimal_places=1, default=1)
     bye_spread = models.IntegerField(default=50)
@@ -108,7 +117,7 @@ class SwissBye(models.Model):
 # ---------------------------------------------------------------- leagues
 
 
-class League(models.Model):
+class League(FixtureRules):
     """Seasons of divisions, each a round robin, with promotion and relegation between
     them (docs/RULES.md section 3, "Leagues"; the rules are :mod:`tournaments.league`)."""
 
@@ -119,17 +128,11 @@ class League(models.Model):
     division_size = models.PositiveSmallIntegerField()
     #: N: how many go up from each division but the top, and down from each but the bottom.
     movers = models.PositiveSmallIntegerField()
-    ruleset = models.CharField(max_length=40, default="word-duel")
-    lexicon = models.CharField(max_length=40, default="enable")
-    visibility = models.CharField(
-        max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
-    )
     #: Between one round of a division's round robin and the next.
     interval = models.DurationField()
     #: Each pair meets twice, seats swapped (home and away), rather than once.
     double = models.BooleanField(default=False)
     rated = models.BooleanField(default=True)
-    no_show_window = models.DurationField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -208,7 +211,7 @@ class LeagueLeaver(models.Model):
 # ---------------------------------------------------------------- knockouts
 
 
-class Knockout(models.Model):
+class Knockout(FixtureRules):
     """A tournament played as a seeded bracket of best-of-N ties (docs/RULES.md section 3,
     "Knockout"; the bracket is the pure :mod:`tournaments.knockout`)."""
 
@@ -228,12 +231,6 @@ class Knockout(models.Model):
     #: before it in the tie (or the round's last kick-off), or when it is made if later.
     first_kickoff = models.DateTimeField()
     interval = models.DurationField()
-    ruleset = models.CharField(max_length=40, default="word-duel")
-    lexicon = models.CharField(max_length=40, default="enable")
-    visibility = models.CharField(
-        max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
-    )
-    no_show_window = models.DurationField(null=True, blank=True)
     #: The round whose games are being played (the rounds after it wait for its winners).
     current_round = models.PositiveSmallIntegerField(default=1)
 

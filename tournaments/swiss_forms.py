@@ -10,13 +10,15 @@ from typing import Any
 from django import forms
 
 from accounts.models import Member
-from matches.models import Match
 from tournaments.forms import (
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
     FirstKickoffMixin,
     entrants,
-    ruleset_choices,
+    hours_between,
+    rated_field,
+    ruleset_field,
+    visibility_field,
 )
 from tournaments.services.swiss import MAX_BYE_SPREAD, MAX_ROUNDS
 
@@ -41,19 +43,10 @@ class SwissForm(FirstKickoffMixin):
         help_text="Your local time (UTC without JavaScript). A round paired later kicks "
         "off when it is paired.",
     )
-    interval_hours = forms.DecimalField(
-        label="Hours between rounds",
-        min_value=0,
-        max_value=24 * 90,
-        max_digits=6,
-        decimal_places=2,
-        initial=72,
-    )
-    ruleset = forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
-    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial="public")
-    rated = forms.BooleanField(
-        required=False, initial=True, help_text="Every result moves both players' ratings."
-    )
+    interval_hours = hours_between()
+    ruleset = ruleset_field()
+    visibility = visibility_field()
+    rated = rated_field()
     bye_points = forms.ChoiceField(label="A bye scores", choices=BYE_CHOICES, initial="1")
     bye_spread = forms.IntegerField(
         label="A bye's spread",

@@ -1,6 +1,7 @@
-"""An organiser runs a Swiss in a real browser: creates it on the Organise page, pairs its
-first round from the tournament page, sees the pairings and the bye, is told the next round
-must wait for round 1's game, and pairs it anyway."""
+"""An organiser runs a Swiss in a real browser: creates it on the Organise page (pairing by
+hand: the form pairs automatically unless told not to; the season lives the automatic
+Swiss), pairs its first round from the tournament page, sees the pairings and the bye, is
+told the next round must wait for round 1's game, and pairs it anyway."""
 
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ def test_an_organiser_creates_a_swiss_and_pairs_its_rounds(open_page, organiser,
     form.locator("#id_swiss-rounds").fill("3")
     kickoff = timezone.now() + timedelta(hours=1)
     form.locator("#id_swiss-first_kickoff").fill(kickoff.strftime("%Y-%m-%dT%H:%M"))
+    automatic = form.get_by_label("Pair rounds automatically")
+    expect(automatic).to_be_checked()  # the form's default
+    automatic.uncheck()
     form.get_by_role("button", name="Create Swiss").click()
     expect(desk.locator(".messages")).to_contain_text("Created Winter Swiss")
     expect(desk.locator("#swiss-heading")).to_contain_text("0 of 3 rounds paired")

@@ -984,15 +984,18 @@ def the_end(season: Season) -> None:
 SWISS = "Winter Swiss"
 
 
-def swiss_fixtures(season: Season, round_number: int) -> dict[Match, tuple[str, str]]:
-    """The Swiss's fixtures of a round, each with its players' names (First, Second)."""
+def players_of(matches: Any) -> dict[Match, tuple[str, str]]:
+    """Each of ``matches`` (a queryset) with its players' usernames (First, Second)."""
     found = {}
-    for match in Match.objects.filter(
-        tournament__name=SWISS, round_number=round_number
-    ).prefetch_related("seats__member"):
+    for match in matches.prefetch_related("seats__member"):
         seats = sorted(match.seats.all(), key=lambda seat: seat.position)
         found[match] = (seats[0].member.username, seats[1].member.username)
     return found
+
+
+def swiss_fixtures(season: Season, round_number: int) -> dict[Match, tuple[str, str]]:
+    """The Swiss's fixtures of a round."""
+    return players_of(Match.objects.filter(tournament__name=SWISS, round_number=round_number))
 
 
 def swiss_title(match: Match, names: tuple[str, str]) -> str:
@@ -1196,13 +1199,9 @@ SPRING = "Spring League"
 
 
 def division_fixtures(season_number: int, rank: int) -> dict[Match, tuple[str, str]]:
-    """A league division's fixtures, each with its players' names (First, Second)."""
-    found = {}
+    """A league division's fixtures."""
     name = f"{SPRING} · Season {season_number} · Division {rank}"
-    for match in Match.objects.filter(tournament__name=name).prefetch_related("seats__member"):
-        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
-        found[match] = (seats[0].member.username, seats[1].member.username)
-    return found
+    return players_of(Match.objects.filter(tournament__name=name))
 
 
 def fixture_title(match: Match, names: tuple[str, str]) -> str:
@@ -1339,15 +1338,11 @@ CUP = "Summer Cup"
 
 
 def cup_fixtures(unfinished: bool = True) -> dict[Match, tuple[str, str]]:
-    """The cup's games (those not yet over, by default), each with its players' names."""
-    found = {}
-    games = Match.objects.filter(tournament__name=CUP).prefetch_related("seats__member")
+    """The cup's games (those not yet over, by default)."""
+    games = Match.objects.filter(tournament__name=CUP)
     if unfinished:
         games = games.filter(status__in=[Match.Status.SCHEDULED, Match.Status.LIVE])
-    for match in games:
-        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
-        found[match] = (seats[0].member.username, seats[1].member.username)
-    return found
+    return players_of(games)
 
 
 def the_summer_cup(season: Season) -> None:

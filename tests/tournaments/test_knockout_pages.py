@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
-from accounts.models import Member
 from matches.models import Match, Tournament
 from matches.services.resignation import match_resign
+from tests.tournaments.pages import client_for, local_minute
 from tournaments import services
 from tournaments.models import Knockout, KnockoutTie
 
@@ -24,24 +23,13 @@ pytestmark = pytest.mark.django_db
 _client_ids = itertools.count(1)
 
 
-def _client(member: Member | None, **options) -> Client:
-    client = Client(**options)
-    if member is not None:
-        client.force_login(member)
-    return client
-
-
-def _local(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
-
-
 def _form(players: str, **changes) -> dict[str, str]:
     data = {
         "ko-name": "Club Cup",
         "ko-players": players,
         "ko-seeding": "order",
         "ko-best_of": "3",
-        "ko-first_kickoff": _local(timezone.now() + timedelta(minutes=1)),
+        "ko-first_kickoff": local_minute(timezone.now() + timedelta(minutes=1)),
         "ko-interval_hours": "72",
         "ko-ruleset": "word-duel",
         "ko-visibility": "public",
@@ -61,7 +49,7 @@ def _ties(page: str, round_number: int) -> list[str]:
 def test_an_organiser_creates_a_knockout_and_its_bracket_is_drawn(organiser, make_member):
     for name in ("ann", "ben", "cat", "dan", "eve"):
         make_member(name)
-    client = _client(organiser)
+    client = client_for(organiser)
     assert 'id="knockout-form"' in client.get("/organise/").content.decode()
     answer = client.post("/organise/knockout/", _form("ann, ben\ncat, dan, eve"))
     assert answer.status_code == 302
@@ -109,7 +97,7 @@ def test_the_bracket_shows_scores_and_the_winner(
     game = tournament.matches.get()
     with django_capture_on_commit_callbacks(execute=True):
         match_resign(match_id=game.id, member=ben, client_id=f"p{next(_client_ids)}")
-    page = _client(None).get(f"/tournaments/{tournament.id}/").content.decode()
+    page = client_for(None).get(f"/tournaments/{tournament.id}/").content.decode()
     assert 'Won by <strong id="champion">ann</strong>' in page
     [final] = _ties(page, 1)
     assert final == "(1) ann (through) (2) ben Tie: 1–0 Game 1 : 0–0 (ann (First) won)"
@@ -130,12 +118,12 @@ def test_advance_now_is_for_organisers_by_post_with_csrf(
     )
     url = f"/organise/tournaments/{tournament.id}/advance/"
     assert 'id="knockout-advance"' not in (
-        _client(alice).get(f"/tournaments/{tournament.id}/").content.decode()
+        client_for(alice).get(f"/tournaments/{tournament.id}/").content.decode()
     )
     for outsider in (alice, None):
-        assert _client(outsider).post(url).status_code == 403
-    assert _client(organiser).get(url).status_code == 405
-    assert _client(organiser, enforce_csrf_checks=True).post(url).status_code == 403
+        assert client_for(outsider).post(url).status_code == 403
+    assert client_for(organiser).get(url).status_code == 405
+    assert client_for(organiser, enforce_csrf_checks=True).post(url).status_code == 403
 
     # The game ends with no after-commit advance (the subscriber did not run): the
     # organiser's button catches up.
@@ -143,17 +131,17 @@ def test_advance_now_is_for_organisers_by_post_with_csrf(
     loser = alice if game.seats.get(position=0).member_id == alice.pk else bob
     match_resign(match_id=game.id, member=loser, client_id=f"p{next(_client_ids)}")
     assert KnockoutTie.objects.get(knockout_id=tournament.id).winner is None
-    answer = _client(organiser).post(url, follow=True)
+    answer = client_for(organiser).post(url, follow=True)
     assert "Decided 1 tie, scheduled 0 games." in answer.content.decode()
     assert KnockoutTie.objects.get(knockout_id=tournament.id).winner is not None
 
 
 def test_a_bad_knockout_form_and_advancing_a_round_robin(organiser, make_member, alice, bob):
     make_member("ann")
-    answer = _client(organiser).post("/organise/knockout/", _form("ann, nobody"))
+    answer = client_for(organiser).post("/organise/knockout/", _form("ann, nobody"))
     assert answer.status_code == 400
     assert "There is no member called &#x27;nobody&#x27;." in answer.content.decode()
-    answer = _client(organiser).post("/organise/knockout/", _form("ann", **{"ko-best_of": "2"}))
+    answer = client_for(organiser).post("/organise/knockout/", _form("ann", **{"ko-best_of": "2"}))
     assert answer.status_code == 400
     assert not Knockout.objects.exists()
 
@@ -164,9 +152,9 @@ def test_a_bad_knockout_form_and_advancing_a_round_robin(organiser, make_member,
         first_kickoff=timezone.now() + timedelta(days=1),
         interval=timedelta(days=1),
     )
-    answer = _client(organiser).post(f"/organise/tournaments/{tournament.id}/advance/")
+    answer = client_for(organiser).post(f"/organise/tournaments/{tournament.id}/advance/")
     assert answer.status_code == 404
     assert "There is no such knockout tournament." in answer.content.decode()
-    page = _client(organiser).get(f"/tournaments/{tournament.id}/").content.decode()
+    page = client_for(organiser).get(f"/tournaments/{tournament.id}/").content.decode()
     assert "Round robin. Organised by" in page
     assert 'id="bracket"' not in page

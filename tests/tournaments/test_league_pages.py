@@ -7,28 +7,17 @@ are listed; nobody else may act, and a members-only league is no visitor's to se
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Member
+from tests.tournaments.pages import client_for, local_minute
 from tournaments import services
 from tournaments.models import League, LeagueLeaver
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(member: Member | None, **options) -> Client:
-    client = Client(**options)
-    if member is not None:
-        client.force_login(member)
-    return client
-
-
-def _local(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
 
 
 def _form(players: str, **changes) -> dict[str, str]:
@@ -37,7 +26,7 @@ def _form(players: str, **changes) -> dict[str, str]:
         "league-players": players,
         "league-division_size": "4",
         "league-movers": "1",
-        "league-first_kickoff": _local(timezone.now() + timedelta(minutes=1)),
+        "league-first_kickoff": local_minute(timezone.now() + timedelta(minutes=1)),
         "league-interval_hours": "72",
         "league-meetings": "twice",
         "league-ruleset": "word-duel",
@@ -75,7 +64,7 @@ def _play_out(organiser, league: League, winner_first: list[Member]) -> None:
 def test_an_organiser_runs_a_league_from_its_pages(organiser, make_member) -> None:
     names = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"]
     members = [make_member(name) for name in names]
-    client = _client(organiser)
+    client = client_for(organiser)
     assert 'id="league-form"' in client.get("/organise/").content.decode()
     answer = client.post("/organise/league/", _form("\n".join(names)))
     assert answer.status_code == 302
@@ -117,7 +106,10 @@ def test_an_organiser_runs_a_league_from_its_pages(organiser, make_member) -> No
     ivy = make_member("ivy")
     answer = client.post(
         f"/organise/leagues/{league.id}/next-season/",
-        {"next-first_kickoff": _local(timezone.now() + timedelta(days=1)), "next-entrants": "ivy"},
+        {
+            "next-first_kickoff": local_minute(timezone.now() + timedelta(days=1)),
+            "next-entrants": "ivy",
+        },
     )
     assert answer.status_code == 302
     page = client.get(answer.url).content.decode()
@@ -144,12 +136,12 @@ def test_starting_a_season_with_games_unfinished_is_refused_on_the_page(organise
         interval=timedelta(days=3),
     )
     url = f"/organise/leagues/{league.id}/next-season/"
-    form = {"next-first_kickoff": _local(timezone.now() + timedelta(days=9))}
-    answer = _client(organiser).post(url, form)
+    form = {"next-first_kickoff": local_minute(timezone.now() + timedelta(days=9))}
+    answer = client_for(organiser).post(url, form)
     assert answer.status_code == 409
     assert "Some fixtures of this season are not finished." in answer.content.decode()
     assert league.seasons.count() == 1
-    answer = _client(organiser).post(url, {**form, "next-force": "on"})
+    answer = client_for(organiser).post(url, {**form, "next-force": "on"})
     assert answer.status_code == 302
     assert league.seasons.count() == 2
 
@@ -166,24 +158,27 @@ def test_only_organisers_act_and_only_by_post_with_csrf(organiser, alice, bob) -
         visibility_="members",
     )
     url = f"/organise/leagues/{league.id}/next-season/"
-    form = {"next-first_kickoff": _local(timezone.now() + timedelta(days=9)), "next-force": "on"}
-    assert "Start season 2" not in _client(alice).get(f"/leagues/{league.id}/").content.decode()
+    form = {
+        "next-first_kickoff": local_minute(timezone.now() + timedelta(days=9)),
+        "next-force": "on",
+    }
+    assert "Start season 2" not in client_for(alice).get(f"/leagues/{league.id}/").content.decode()
     for outsider in (alice, None):
-        assert _client(outsider).post(url, form).status_code == 403
-    assert _client(organiser).get(url).status_code == 405
-    assert _client(organiser, enforce_csrf_checks=True).post(url, form).status_code == 403
+        assert client_for(outsider).post(url, form).status_code == 403
+    assert client_for(organiser).get(url).status_code == 405
+    assert client_for(organiser, enforce_csrf_checks=True).post(url, form).status_code == 403
     assert league.seasons.count() == 1
     # Members-only fixtures: a visitor does not see the league.
-    assert _client(None).get(f"/leagues/{league.id}/").status_code == 404
+    assert client_for(None).get(f"/leagues/{league.id}/").status_code == 404
 
 
 def test_a_bad_league_form_is_shown_again_with_its_errors(organiser, make_member) -> None:
     make_member("ann")
-    answer = _client(organiser).post("/organise/league/", _form("ann, nobody"))
+    answer = client_for(organiser).post("/organise/league/", _form("ann, nobody"))
     assert answer.status_code == 400
     assert "There is no member called &#x27;nobody&#x27;." in answer.content.decode()
     make_member("ben")
-    answer = _client(organiser).post(
+    answer = client_for(organiser).post(
         "/organise/league/",
         _form("ann, ben", **{"league-division_size": "5", "league-movers": "3"}),
     )

@@ -4,29 +4,17 @@ rounds' byes and Gibsons and, to organisers, a "Pair round N" button (POST, CSRF
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
-from accounts.models import Member
 from matches.models import Tournament
+from tests.tournaments.pages import client_for, local_minute
 from tournaments import services
 from tournaments.models import Swiss, SwissBye
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(member: Member | None, **options) -> Client:
-    client = Client(**options)
-    if member is not None:
-        client.force_login(member)
-    return client
-
-
-def _local(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
 
 
 def _form(players: str, **changes) -> dict[str, str]:
@@ -34,7 +22,7 @@ def _form(players: str, **changes) -> dict[str, str]:
         "swiss-name": "Club Swiss",
         "swiss-players": players,
         "swiss-rounds": "3",
-        "swiss-first_kickoff": _local(timezone.now() + timedelta(minutes=1)),
+        "swiss-first_kickoff": local_minute(timezone.now() + timedelta(minutes=1)),
         "swiss-interval_hours": "72",
         "swiss-ruleset": "word-duel",
         "swiss-visibility": "public",
@@ -51,7 +39,7 @@ def _form(players: str, **changes) -> dict[str, str]:
 def test_an_organiser_creates_a_swiss_and_pairs_its_first_round(organiser, make_member):
     for name in ("ann", "ben", "cat"):
         make_member(name)
-    client = _client(organiser)
+    client = client_for(organiser)
     assert 'id="swiss-form"' in client.get("/organise/").content.decode()
     answer = client.post("/organise/swiss/", _form("ann, ben\ncat"))
     assert answer.status_code == 302
@@ -87,7 +75,7 @@ def test_an_organiser_creates_a_swiss_and_pairs_its_first_round(organiser, make_
 
 def test_a_bad_swiss_form_is_shown_again_with_its_errors(organiser, make_member):
     make_member("ann")
-    answer = _client(organiser).post("/organise/swiss/", _form("ann, nobody"))
+    answer = client_for(organiser).post("/organise/swiss/", _form("ann, nobody"))
     assert answer.status_code == 400
     assert "There is no member called &#x27;nobody&#x27;." in answer.content.decode()
     assert not Swiss.objects.exists()
@@ -104,12 +92,13 @@ def test_only_organisers_pair_and_only_by_post_with_csrf(organiser, alice, bob):
     )
     url = f"/organise/tournaments/{tournament.id}/pair/"
     assert (
-        "Pair round 1" not in _client(alice).get(f"/tournaments/{tournament.id}/").content.decode()
+        "Pair round 1"
+        not in client_for(alice).get(f"/tournaments/{tournament.id}/").content.decode()
     )
     for outsider in (alice, None):
-        assert _client(outsider).post(url).status_code == 403
-    assert _client(organiser).get(url).status_code == 405
-    assert _client(organiser, enforce_csrf_checks=True).post(url).status_code == 403
+        assert client_for(outsider).post(url).status_code == 403
+    assert client_for(organiser).get(url).status_code == 405
+    assert client_for(organiser, enforce_csrf_checks=True).post(url).status_code == 403
     assert not tournament.matches.exists()
 
 
@@ -121,6 +110,6 @@ def test_pairing_a_round_robin_is_refused_on_its_page(organiser, alice, bob):
         first_kickoff=timezone.now() + timedelta(days=1),
         interval=timedelta(days=1),
     )
-    answer = _client(organiser).post(f"/organise/tournaments/{tournament.id}/pair/")
+    answer = client_for(organiser).post(f"/organise/tournaments/{tournament.id}/pair/")
     assert answer.status_code == 404
     assert "There is no such Swiss tournament." in answer.content.decode()
