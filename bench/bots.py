@@ -3,6 +3,11 @@ the level below it.
 
     .venv/bin/python bench/bots.py --games 1000            # the issue's size
     .venv/bin/python bench/bots.py --games 40 --no-write   # a quick look
+    nice .venv/bin/python bench/bots.py --games 1000 --workers 2 --minutes 50   # in parts
+
+Every game is kept as it is played (``bench/results/bots/``), so a run stopped by
+``--minutes`` (or killed) goes on where it stopped when the same command runs again; the
+report and the ratings are written only once every series has its games.
 
 For each ruleset: N games of each level (Easy, Normal, Hard with leave) against Greedy (the
 highest score, no leave: the fixed reference), and N games of each level against the one
@@ -59,6 +64,8 @@ from ratings.policy import START, TAU  # noqa: E402
 RULESETS = ("word-duel", "classic", "outspell")
 #: The levels a member may choose, weakest first; each plays the reference.
 LEVELS: tuple[Level, ...] = (EASY, NORMAL, HARD)
+#: Every level by its name (the reference too), for the workers.
+BY_NAME: dict[str, Level] = {level.name: level for level in (GREEDY, EASY, NORMAL, HARD)}
 #: Each level against the one below it, head to head.
 STEPS: tuple[tuple[Level, Level], ...] = ((NORMAL, EASY), (HARD, NORMAL))
 #: A level is clearly above the one below when it wins more than this share against it.
@@ -137,6 +144,58 @@ def rate_games(results: Iterable[float]) -> Glicko2:
     return player
 
 
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One deal of a series: the game's seed and the players' random seed. Game ``i`` of a
+    series is deal ``i // 2`` with the level in seat ``i % 2``."""
+
+    game_seed: bytes
+    rng_seed: int
+
+
+def deals(*, ruleset: str, seed: int, games: int) -> list[Deal]:
+    """The deals of ``games`` games: they depend on ``seed`` and ``ruleset`` only, so every
+    series of a run meets the same deals, and game ``i`` is the same however it is reached."""
+    master = random.Random(f"{seed}:{ruleset}")
+    return [Deal(master.randbytes(32), master.randrange(2**31)) for _ in range((games + 1) // 2)]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One game's outcome for the level: its score, its spread, and 1/0.5/0 for the result."""
+
+    index: int
+    score: int
+    spread: int
+    result: float
+
+    def line(self) -> str:
+        return f"{self.index},{self.score},{self.spread},{self.result}\n"
+
+    @classmethod
+    def parse(cls, line: str) -> Played:
+        index, score, spread, result = line.strip().split(",")
+        return cls(int(index), int(score), int(spread), float(result))
+
+
+def play_one(
+    *, ruleset: str, level: Level, against: Level, deal: Deal, index: int, lexicon: Collection[str]
+) -> Played:
+    """Game ``index`` of a series: ``deal`` with the level in seat ``index % 2``."""
+    mine = index % 2
+    seats = [Seat.of(against), Seat.of(against)]
+    seats[mine] = Seat.of(level)
+    game = play_game(
+        ruleset=ruleset,
+        seed=deal.game_seed,
+        seats=(seats[0], seats[1]),
+        lexicon=lexicon,
+        rng_seed=deal.rng_seed,
+    )
+    result = 0.5 if game.is_draw else float(game.winner == mine)
+    return Played(index, game.scores[mine], game.scores[mine] - game.scores[1 - mine], result)
+
+
 def play_series(
     *,
     ruleset: str,
@@ -147,59 +206,134 @@ def play_series(
     lexicon: Collection[str],
 ) -> Series:
     """``games`` games of ``level`` against ``against``, each deal twice with the seats
-    swapped (an odd ``games`` plays the last deal once). The deals depend on ``seed`` and
-    ``ruleset`` only, so every series of a run meets the same deals."""
-    master = random.Random(f"{seed}:{ruleset}")
-    scores: list[int] = []
-    spreads: list[int] = []
-    results: list[float] = []
-    for i in range(games):
-        if i % 2 == 0:  # each deal twice, the level taking First then Second
-            game_seed = master.randbytes(32)
-            rng_seed = master.randrange(2**31)
-        mine = i % 2
-        seats = [Seat.of(against), Seat.of(against)]
-        seats[mine] = Seat.of(level)
-        game = play_game(
+    swapped (an odd ``games`` plays the last deal once)."""
+    dealt = deals(ruleset=ruleset, seed=seed, games=games)
+    played = [
+        play_one(
             ruleset=ruleset,
-            seed=game_seed,
-            seats=(seats[0], seats[1]),
+            level=level,
+            against=against,
+            deal=dealt[i // 2],
+            index=i,
             lexicon=lexicon,
-            rng_seed=rng_seed,
         )
-        scores.append(game.scores[mine])
-        spreads.append(game.scores[mine] - game.scores[1 - mine])
-        results.append(0.5 if game.is_draw else float(game.winner == mine))
+        for i in range(games)
+    ]
+    return series_of(ruleset, level.name, against.name, played)
+
+
+def series_of(ruleset: str, level: str, against: str, played: Sequence[Played]) -> Series:
+    """The series from its games, in game order."""
+    ordered = sorted(played, key=lambda game: game.index)
     return Series(
-        ruleset, level.name, against.name, games, tuple(scores), tuple(spreads), tuple(results)
+        ruleset,
+        level,
+        against,
+        len(ordered),
+        tuple(game.score for game in ordered),
+        tuple(game.spread for game in ordered),
+        tuple(game.result for game in ordered),
     )
 
 
-def run(*, games: int, seed: int, rulesets: Sequence[str]) -> list[Series]:
-    """Every series of the ladder: each level against the reference, then each step."""
+# ---------------------------------------------------------------- the kept games
+
+#: Each series' games as they are played, one line a game (``index,score,spread,result``):
+#: a run stopped (``--minutes``, or killed) goes on where it stopped when run again, so the
+#: issue's size can be reached over several runs on a machine with other work.
+KEPT = ROOT / "bench" / "results" / "bots"
+
+
+def kept_path(*, seed: int, ruleset: str, level: str, against: str) -> Path:
+    return KEPT / f"seed{seed}-{ruleset}-{level}-v-{against}.csv"
+
+
+def kept_games(path: Path) -> dict[int, Played]:
+    """The games a series has kept (a last line cut short by a kill is left out)."""
+    if not path.exists():
+        return {}
+    found = {}
+    for line in path.read_text().splitlines():
+        try:
+            game = Played.parse(line)
+        except ValueError:
+            continue
+        found[game.index] = game
+    return found
+
+
+_WORKER_LEXICONS: dict[str, Collection[str]] = {}
+
+
+def _play_kept(task: tuple[str, str, str, Deal, int]) -> Played:
+    """A worker's game (levels by name; each worker reads each ruleset's lexicon once)."""
     from lexicon.lexicon import get_lexicon
 
-    found = []
+    ruleset, level, against, deal, index = task
+    if ruleset not in _WORKER_LEXICONS:
+        _WORKER_LEXICONS[ruleset] = get_lexicon(
+            "enable", max_len=get_ruleset(ruleset).lexicon_max_len
+        )
+    return play_one(
+        ruleset=ruleset,
+        level=BY_NAME[level],
+        against=BY_NAME[against],
+        deal=deal,
+        index=index,
+        lexicon=_WORKER_LEXICONS[ruleset],
+    )
+
+
+class Unfinished(Exception):
+    """The run's time ran out before every series had its games (they are kept)."""
+
+
+def run(
+    *,
+    games: int,
+    seed: int,
+    rulesets: Sequence[str],
+    workers: int = 1,
+    minutes: float | None = None,
+) -> list[Series]:
+    """Every series of the ladder: each level against the reference, then each step. Games
+    already kept are not played again; each new one is kept as it finishes. ``Unfinished``
+    when ``minutes`` pass first."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    deadline = None if minutes is None else time.monotonic() + minutes * 60
     pairs = [(level, GREEDY) for level in LEVELS] + list(STEPS)
-    for name in rulesets:
-        lexicon = get_lexicon("enable", max_len=get_ruleset(name).lexicon_max_len)
-        for level, against in pairs:
-            started = time.perf_counter()
-            found.append(
-                play_series(
-                    ruleset=name,
-                    level=level,
-                    against=against,
-                    games=games,
-                    seed=seed,
-                    lexicon=lexicon,
+    found = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for name in rulesets:
+            dealt = deals(ruleset=name, seed=seed, games=games)
+            for level, against in pairs:
+                path = kept_path(seed=seed, ruleset=name, level=level.name, against=against.name)
+                kept = kept_games(path)
+                missing = [i for i in range(games) if i not in kept]
+                started = time.perf_counter()
+                path.parent.mkdir(parents=True, exist_ok=True)
+                for start in range(0, len(missing), workers * 4):
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise Unfinished(f"{name} {level.name} v {against.name}")
+                    chunk = missing[start : start + workers * 4]
+                    tasks = [(name, level.name, against.name, dealt[i // 2], i) for i in chunk]
+                    with path.open("a+", encoding="utf-8") as out:
+                        if out.tell() and (out.seek(out.tell() - 1), out.read(1))[1] != "\n":
+                            out.write("\n")  # after a line a kill cut short
+                        for game in pool.map(_play_kept, tasks):
+                            out.write(game.line())
+                            out.flush()
+                            kept[game.index] = game
+                print(
+                    f"{name} {level.name} v {against.name}: {len(missing)} played in "
+                    f"{time.perf_counter() - started:.0f} s, {games} in all",
+                    file=sys.stderr,
+                    flush=True,
                 )
-            )
-            print(
-                f"{name} {level.name} v {against.name}: {time.perf_counter() - started:.0f} s",
-                file=sys.stderr,
-                flush=True,
-            )
+                found.append(
+                    series_of(name, level.name, against.name, [kept[i] for i in range(games)])
+                )
     return found
 
 
@@ -359,6 +493,8 @@ def report(
 def size_line(*, games: int, seconds: float | None) -> str:
     """The issue's size against this run's, and what it would cost at this run's pace."""
     line = f"The issue's size is `.venv/bin/python bench/bots.py --games {ISSUE_GAMES}`"
+    if games >= ISSUE_GAMES:
+        return line + ": this run is at that size."
     if seconds is None:
         return line + "."
     pace = seconds / games
@@ -431,13 +567,36 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--no-write", action="store_true", help="print; write neither the doc nor the ratings"
     )
+    parser.add_argument("--workers", type=int, default=1, help="processes playing games")
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="stop after this long (the games played are kept; run again to go on)",
+    )
     args = parser.parse_args(argv)
     if args.games < 2:
         parser.error("--games must be at least 2 (a deal from both seats)")
     rulesets = args.ruleset or list(RULESETS)
+    # The pace means something only for a whole run in one process.
+    whole = args.workers == 1 and not any(KEPT.glob(f"seed{args.seed}-*"))
     started = time.perf_counter()
-    series = run(games=args.games, seed=args.seed, rulesets=rulesets)
-    seconds = time.perf_counter() - started
+    try:
+        series = run(
+            games=args.games,
+            seed=args.seed,
+            rulesets=rulesets,
+            workers=args.workers,
+            minutes=args.minutes,
+        )
+    except Unfinished as stopped:
+        print(
+            f"Time is up at {stopped}: the games played are kept in {KEPT}; run the same "
+            "command again to go on.",
+            file=sys.stderr,
+        )
+        sys.exit(3)
+    seconds = time.perf_counter() - started if whole else None
     command = "bench/bots.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = report(
         series, games=args.games, seed=args.seed, command=command.strip(), seconds=seconds

@@ -135,3 +135,35 @@ def test_the_shipped_ladder_rates_every_level_in_order() -> None:
     assert with_rating("Hard", "hard", ruleset="scrabble-ish") == "Hard"
     with pytest.raises(ValueError, match="No level is called"):
         level_rating("greedy")  # the reference is not a level a member may choose
+
+
+def test_a_run_keeps_each_game_and_goes_on_where_it_stopped(tmp_path, monkeypatch) -> None:
+    """The games of a series are kept as they are played: a run stopped short (here, a lost
+    line, and a run given no time) plays only what is missing, and the series is the same as
+    one played in one go."""
+    from bench import bots
+
+    monkeypatch.setattr(bots, "KEPT", tmp_path)
+    with pytest.raises(bots.Unfinished):
+        bots.run(games=2, seed=7, rulesets=["outspell"], minutes=0)
+    assert list(tmp_path.iterdir()) == []  # no time: nothing played
+    whole = bots.run(games=2, seed=7, rulesets=["outspell"])
+    kept = sorted(tmp_path.iterdir())
+    assert len(kept) == len(LEVELS) + len(STEPS)
+    assert all(len(path.read_text().splitlines()) == 2 for path in kept)
+    hard = bots.kept_path(seed=7, ruleset="outspell", level="hard", against="greedy")
+    first, _second = hard.read_text().splitlines()
+    hard.write_text(first + "\n1,12")  # the second game lost, its line cut short by a kill
+    again = bots.run(games=2, seed=7, rulesets=["outspell"], workers=2)
+    assert again == whole
+    assert len(bots.kept_games(hard)) == 2
+    assert whole[2] == bots.play_series(
+        ruleset="outspell", level=HARD, games=2, seed=7, lexicon=bots_lexicon()
+    )
+
+
+def bots_lexicon():
+    from engine import get_ruleset
+    from lexicon.lexicon import get_lexicon
+
+    return get_lexicon("enable", max_len=get_ruleset("outspell").lexicon_max_len)
