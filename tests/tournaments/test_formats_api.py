@@ -5,16 +5,19 @@ whoever may not see the page."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
+import openapi_schema_validator
 import pytest
 from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Member
 from matches.models import Match, Tournament
-from tests.matches.api_schema import answer_conforms
+from tests.matches.api_schema import answer_conforms, served_schema
 from tests.tournaments.test_knockout_services import _knockout, _live, _lose
 from tests.tournaments.test_league_services import _league
 from tests.tournaments.test_league_services import _play_out as _play_out_division
@@ -366,3 +369,24 @@ def test_the_schema_declares_the_formats_endpoints() -> None:
     ):
         responses = schema["paths"][path]["get"]["responses"]
         assert set(responses) == {"200", "404"}
+
+
+@pytest.mark.parametrize(
+    ("heading", "component"),
+    [
+        ("### `GET /api/tournaments/<id>/swiss`", "SwissRounds"),
+        ("### `GET /api/tournaments/<id>/bracket`", "Bracket"),
+        ("### `GET /api/leagues/<id>`", "LeagueView"),
+    ],
+)
+def test_the_documents_examples_are_answers_the_schema_allows(heading: str, component: str):
+    """docs/API.md's example of each endpoint is valid JSON of the shape it documents."""
+    document = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text()
+    section = document.split(heading, 1)[1]
+    example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
+    spec = served_schema()
+    openapi_schema_validator.validate(
+        example,
+        {"$ref": f"#/components/schemas/{component}", "components": spec["components"]},
+        cls=openapi_schema_validator.OAS31Validator,
+    )
