@@ -110,7 +110,7 @@ def _table(division: Division, count: int, movers: int, leaving: set[int]) -> Di
 
 
 def _links(divisions: list[Division], movers: int) -> list[DivisionLink]:
-    """An earlier season's divisions, each with the names in its zones."""
+    """An earlier season's divisions, each with the members in its zones."""
     final = [d.final_standings or [] for d in divisions]
     members = Member.objects.in_bulk([pk for ids in final for pk in ids])
     links = []

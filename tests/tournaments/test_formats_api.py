@@ -326,7 +326,7 @@ def test_the_wrong_format_and_an_unknown_id_are_404(organiser, alice, bob) -> No
         _not_found(f"/api/tournaments/{round_robin.id}/swiss", member)
         _not_found(f"/api/tournaments/{swiss.id}/bracket", member)
         _not_found(f"/api/tournaments/{round_robin.id}/bracket", member)
-        missing = Tournament.objects.order_by("-pk").first().pk + 1  # type: ignore[union-attr]
+        missing = Tournament.objects.latest("pk").pk + 1
         _not_found(f"/api/tournaments/{missing}/swiss", member)
         _not_found(f"/api/tournaments/{missing}/bracket", member)
         _not_found("/api/leagues/999999", member)
