@@ -778,6 +778,185 @@ class TournamentStandings(Shape):
     standings: list[StandingRow]
 
 
+# ---------------------------------------------------------------- the club formats
+
+
+class MemberRef(Shape):
+    """A member as the formats' answers name one: id, username and the name shown."""
+
+    member_id: int
+    username: str
+    name: str
+
+
+Zone = Literal["promotion", "relegation", "none"]
+
+
+class SwissByeView(Shape):
+    """A round's bye: who had it and what it counts for in the standings."""
+
+    member: MemberRef
+    points: float = Field(description="A win 1, a draw 0.5, a loss 0.")
+    spread: int
+
+
+class SwissRoundView(Shape):
+    """One round as paired: its bye, its Gibsonized player and how it was paired."""
+
+    number: int
+    bye: SwissByeView | None
+    gibson: MemberRef | None = Field(
+        description="The leader certain of first place, paired away from the prize places."
+    )
+    paired: Literal["automatically", "by_organiser", "forced"] = Field(
+        description="automatically: when the round before was complete (round 1: at "
+        "creation); by_organiser: by hand, the round before complete; forced: by hand "
+        "before the round before was complete (``unfinished`` games played on)."
+    )
+    unfinished: int = Field(description="For a forced round: the earlier games left to play.")
+
+
+class SwissRounds(Shape):
+    """A Swiss as its tournament page shows it (docs/RULES.md section 3)."""
+
+    tournament_id: int
+    name: str
+    rounds: int = Field(description="The rounds the Swiss will have.")
+    paired: int = Field(description="The rounds paired so far.")
+    next_round: int | None = Field(description="The next round to pair; null after the last.")
+    unfinished: int = Field(description="Games of the paired rounds not yet finished.")
+    bye_points: float
+    bye_spread: int
+    prize_places: int
+    gibsonization: bool
+    pair_automatically: bool
+    round_list: list[SwissRoundView]
+
+
+class BracketSideView(Shape):
+    """One side of a tie: null member with a null seed is a bye (round 1) or a place not yet
+    decided."""
+
+    seed: int | None
+    member: MemberRef | None
+    won: bool
+
+
+class BracketGameView(Shape):
+    """A game of a tie; scores from the tie's top side, null before kick-off."""
+
+    match_id: int
+    number: int
+    status: Status
+    top_score: int | None
+    bottom_score: int | None
+    result: str = Field(description="The match's result in words, or its status before then.")
+
+
+class TieScoreView(Shape):
+    """A tie's points by its counted games (a draw half each)."""
+
+    top: float
+    bottom: float
+    spread: int = Field(description="From the top's side.")
+    games: int
+
+
+class BracketTieView(Shape):
+    """One tie of the bracket: its two sides, its games, where it stands and its winner."""
+
+    slot: int
+    top: BracketSideView
+    bottom: BracketSideView
+    games: list[BracketGameView]
+    score: TieScoreView | None = Field(description="Null before a game has a result.")
+    winner: Literal["top", "bottom"] | None
+    bye: bool
+    walkover: bool = Field(description="Decided without its games: the other left the club.")
+
+
+class BracketRoundView(Shape):
+    number: int
+    name: str = Field(description="Final, Semi-final, Quarter-final, else Round N.")
+    ties: list[BracketTieView]
+
+
+class Bracket(Shape):
+    """A knockout's bracket as its tournament page draws it (docs/RULES.md section 3)."""
+
+    tournament_id: int
+    name: str
+    best_of: int
+    seeding: Literal["rating", "order"]
+    current_round: int
+    rounds: list[BracketRoundView]
+    champion: MemberRef | None
+
+
+class LeagueSettings(Shape):
+    """What the organiser chose for every season."""
+
+    division_size: int
+    movers: int = Field(
+        description="Up from each division but the top, down from each but the bottom."
+    )
+    ruleset: str
+    lexicon: str
+    visibility: Visibility
+    interval_seconds: int = Field(description="Between one round of a division and the next.")
+    double: bool = Field(description="Each pair meets twice, seats swapped.")
+    rated: bool
+
+
+class LeagueTableRow(StandingRow):
+    """A division's table line: the standings' line, its zone, and whether the player leaves
+    the league after this season."""
+
+    zone: Zone
+    leaving: bool
+
+
+class LeagueDivision(Shape):
+    """A division of the current season: its tournament and its table in order."""
+
+    rank: int = Field(description="1 is the top division.")
+    tournament_id: int
+    name: str
+    unfinished: int = Field(description="Fixtures of the division not yet finished.")
+    table: list[LeagueTableRow]
+
+
+class PastDivision(Shape):
+    """An earlier season's division and who went up and down from it."""
+
+    rank: int
+    tournament_id: int
+    name: str
+    promoted: list[MemberRef]
+    relegated: list[MemberRef]
+
+
+class PastSeason(Shape):
+    number: int
+    start: When
+    closed_at: When | None
+    divisions: list[PastDivision]
+
+
+class LeagueView(Shape):
+    """A league as its page shows it: the current season's tables, the earlier seasons'
+    movements."""
+
+    league_id: int
+    name: str
+    settings: LeagueSettings
+    season: int = Field(description="The current season's number.")
+    season_start: When
+    season_closed_at: When | None
+    divisions: list[LeagueDivision]
+    previous: list[PastSeason] = Field(description="Earlier seasons, latest first.")
+
+
 class MatchState(MatchView):
     """The API's match: the caller's snapshot (as on the page) and the bag's proof."""
 

@@ -24,6 +24,7 @@ class BracketSide:
     seed: int | None
     name: str | None
     won: bool
+    member: Member | None = None
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,11 @@ class BracketGame:
     number: int
     score: str
     status_label: str
+    #: The scores from the top's and the bottom's side (None before kick-off), and the
+    #: match's status (``Match.Status``), for the API.
+    top_score: int | None = None
+    bottom_score: int | None = None
+    status: str = Match.Status.SCHEDULED
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,8 @@ class BracketTie:
     decided: bool
     #: Decided without playing on: the other player was no longer a club member.
     walkover: bool
+    #: Where the tie stands by its counted games (None before one has a result).
+    tie_score: bracket.TieScore | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,7 @@ class BracketView:
     current_round: int
     rounds: list[BracketRound]
     champion: str | None
+    champion_member: Member | None = None
 
     @property
     def finished(self) -> bool:
@@ -75,7 +84,7 @@ def _side(member: Member | None, seed: int | None, winner_id: int | None) -> Bra
     username, so no one passes for another)."""
     if member is None:
         return BracketSide(seed=seed, name=None, won=False)
-    return BracketSide(seed=seed, name=member.label, won=member.pk == winner_id)
+    return BracketSide(seed=seed, name=member.label, won=member.pk == winner_id, member=member)
 
 
 def top_moves_first(tie: KnockoutTie, number: int) -> bool:
@@ -128,6 +137,9 @@ def _tie(knockout: Knockout, tie: KnockoutTie) -> BracketTie:
                 match_id=match.id,
                 number=game.number,
                 score=f"{top_score}\u2013{bottom_score}" if kicked_off else "\u2014",
+                top_score=top_score if kicked_off else None,
+                bottom_score=bottom_score if kicked_off else None,
+                status=match.status,
                 status_label=(
                     visibility.result_text(match, seats)
                     if match.is_over
@@ -137,12 +149,14 @@ def _tie(knockout: Knockout, tie: KnockoutTie) -> BracketTie:
         )
     counted = tie_games(tie, tie.games.all())
     score = ""
+    tie_score = None
     if counted:
         assert tie.top_seed is not None
         assert tie.bottom_seed is not None
-        score = bracket.score_tie(
+        tie_score = bracket.score_tie(
             knockout.best_of, counted, top_seed=tie.top_seed, bottom_seed=tie.bottom_seed
-        ).text
+        )
+        score = tie_score.text
     bye = tie.round == 1 and (tie.top_id is None) != (tie.bottom_id is None)
     return BracketTie(
         slot=tie.slot,
@@ -153,6 +167,7 @@ def _tie(knockout: Knockout, tie: KnockoutTie) -> BracketTie:
         bye=bye,
         decided=tie.winner_id is not None,
         walkover=tie.walkover,
+        tie_score=tie_score,
     )
 
 
@@ -170,7 +185,7 @@ def knockout_bracket(tournament: Tournament) -> BracketView | None:
     for tie in ties:
         by_round.setdefault(tie.round, []).append(_tie(knockout, tie))
         if tie.round == knockout.rounds and tie.winner is not None:
-            champion = tie.winner.label
+            champion = tie.winner
     return BracketView(
         best_of=knockout.best_of,
         seeding=knockout.get_seeding_display(),
@@ -181,5 +196,6 @@ def knockout_bracket(tournament: Tournament) -> BracketView | None:
             )
             for number in range(1, knockout.rounds + 1)
         ],
-        champion=champion,
+        champion=champion.label if champion is not None else None,
+        champion_member=champion,
     )

@@ -7,12 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from accounts.models import Member
+from matches import visibility
 from matches.models import Match, Tournament
 from tournaments import league as rules
 from tournaments.models import Division, League, LeagueSeason
 from tournaments.standings import Standing, standings
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 
 PROMOTION, RELEGATION = "promotion", "relegation"
 
@@ -45,8 +51,8 @@ class DivisionLink:
     rank: int
     tournament_id: int
     name: str
-    promoted: tuple[str, ...] = ()
-    relegated: tuple[str, ...] = ()
+    promoted: tuple[Member, ...] = ()
+    relegated: tuple[Member, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,12 +110,9 @@ def _table(division: Division, count: int, movers: int, leaving: set[int]) -> Di
 
 
 def _links(divisions: list[Division], movers: int) -> list[DivisionLink]:
-    """An earlier season's divisions, each with the names in its zones."""
+    """An earlier season's divisions, each with the members in its zones."""
     final = [d.final_standings or [] for d in divisions]
-    names = {
-        member.pk: str(member)
-        for member in Member.objects.filter(pk__in=[pk for ids in final for pk in ids])
-    }
+    members = Member.objects.in_bulk([pk for ids in final for pk in ids])
     links = []
     for division, ids in zip(divisions, final, strict=True):
         split = rules.zones(ids, rank=division.rank, divisions=len(divisions), movers=movers)
@@ -118,8 +121,8 @@ def _links(divisions: list[Division], movers: int) -> list[DivisionLink]:
                 rank=division.rank,
                 tournament_id=division.tournament.id,
                 name=division.tournament.name,
-                promoted=tuple(names[pk] for pk in split.promoted),
-                relegated=tuple(names[pk] for pk in split.relegated),
+                promoted=tuple(members[pk] for pk in split.promoted),
+                relegated=tuple(members[pk] for pk in split.relegated),
             )
         )
     return links
@@ -153,6 +156,16 @@ def current_tournaments(league: League) -> list[Tournament]:
     if season is None:
         return []
     return [d.tournament for d in season.divisions.select_related("tournament")]
+
+
+def can_view_league(league: League, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether ``user`` may see the league (its page and its API answer): every division of
+    its current season visible to them, since its tables summarise their fixtures
+    (matches/visibility decides, as for a tournament)."""
+    return all(
+        visibility.can_view_tournament(tournament, user)
+        for tournament in current_tournaments(league)
+    )
 
 
 @dataclass(frozen=True)

@@ -12,21 +12,17 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import ORGANISER_PERMISSION, Member
 from common.errors import ServiceError
-from matches import visibility
 from tournaments import services
 from tournaments.league_forms import LeagueWithdrawForm, NextSeasonForm
-from tournaments.league_selectors import current_tournaments, league_summary
+from tournaments.league_selectors import can_view_league, league_summary
 from tournaments.models import League
 
 
 def _viewable_league(request: HttpRequest, league_id: int) -> League:
-    """The league, if the visitor may see every division of its current season (its
-    tables summarise their fixtures: matches/visibility decides, as for a tournament)."""
+    """The league, if the visitor may see it (``can_view_league``: every division of its
+    current season)."""
     league = get_object_or_404(League.objects.select_related("organiser"), pk=league_id)
-    if not all(
-        visibility.can_view_tournament(tournament, request.user)
-        for tournament in current_tournaments(league)
-    ):
+    if not can_view_league(league, request.user):
         raise Http404("No such league.")
     return league
 

@@ -284,23 +284,29 @@ def api_standings(tournament: Tournament) -> TournamentStandings:
         name=tournament.name,
         tie_break_order=tie_break_order(tie_breaks_of(tournament)),
         standings=[
-            StandingRow(
-                rank=rank,
-                member_id=line.member_id,
-                username=line.username,
-                name=line.name,
-                played=line.played,
-                won=line.won,
-                drawn=line.drawn,
-                lost=line.lost,
-                points=line.points,
-                spread=line.spread,
-                byes=line.byes,
-                separated_by=line.separated_by,
-            )
+            StandingRow(**standing_row_fields(rank, line))
             for rank, line in enumerate(standings(tournament), start=1)
         ],
     )
+
+
+def standing_row_fields(rank: int, line: Standing) -> dict[str, Any]:
+    """A line's fields as :class:`~matches.schemas.StandingRow` has them (a league's table
+    row adds its zone to them)."""
+    return {
+        "rank": rank,
+        "member_id": line.member_id,
+        "username": line.username,
+        "name": line.name,
+        "played": line.played,
+        "won": line.won,
+        "drawn": line.drawn,
+        "lost": line.lost,
+        "points": line.points,
+        "spread": line.spread,
+        "byes": line.byes,
+        "separated_by": line.separated_by,
+    }
 
 
 def standings_by_name(tournament: Tournament) -> dict[str, Standing]:
@@ -318,6 +324,7 @@ __all__ = [
     "counts",
     "game_counts",
     "order",
+    "standing_row_fields",
     "standings",
     "standings_by_name",
     "tie_break_order",

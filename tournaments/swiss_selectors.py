@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from matches.models import Match, Tournament
-from tournaments.models import Swiss
+from tournaments.models import Swiss, SwissBye
+
+if TYPE_CHECKING:
+    from accounts.models import Member
 
 _SCORE_WORDS = {Decimal(1): "a win", Decimal("0.5"): "a draw", Decimal(0): "a loss"}
 
@@ -26,6 +30,9 @@ class SwissRoundLine:
     unfinished: int
     #: Paired by itself, when the round before was complete (or round 1, at creation).
     automatic: bool
+    #: The bye and the Gibsonized player themselves (the API names them by id and username).
+    bye_record: SwissBye | None = None
+    gibson_member: Member | None = None
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,8 @@ class SwissSummary:
     rounds: int
     paired: int
     bye_score: str
+    bye_points: Decimal
+    bye_spread: int
     prize_places: int
     gibsonization: bool
     pair_automatically: bool
@@ -59,6 +68,8 @@ def swiss_summary(tournament: Tournament) -> SwissSummary | None:
             forced=row.forced,
             unfinished=row.unfinished,
             automatic=row.paired_by_id is None,
+            bye_record=byes.get(row.number),
+            gibson_member=row.gibson,
         )
         for row in swiss.round_set.select_related("gibson")
     ]
@@ -69,6 +80,8 @@ def swiss_summary(tournament: Tournament) -> SwissSummary | None:
         rounds=swiss.rounds,
         paired=len(lines),
         bye_score=bye_score_text(swiss.bye_points, swiss.bye_spread),
+        bye_points=swiss.bye_points,
+        bye_spread=swiss.bye_spread,
         prize_places=swiss.prize_places,
         gibsonization=swiss.gibsonization,
         pair_automatically=swiss.pair_automatically,

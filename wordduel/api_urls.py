@@ -1,8 +1,9 @@
 """API routes, mounted at ``/api/`` by ``wordduel/urls.py``: ``/api/`` itself leads to the
 interactive docs, then django-ninja's (with the word checker's router, ``matches.words``, at
-``/api/words/``, and the organisers' member picker, ``tournaments.organise_api``, at
-``/api/organise/``), then a JSON 404 for every other path under ``/api/`` (a non-numeric id
-included)."""
+``/api/words/``, the organisers' member picker, ``tournaments.organise_api``, at
+``/api/organise/``, and the tournaments' routers, ``tournaments.api``, at
+``/api/tournaments/`` and ``/api/leagues/``), then a JSON 404 for every other path under
+``/api/`` (a non-numeric id included)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -12,12 +13,14 @@ from challenges.api import router as challenges_router
 from matches.api import api, refusal_response
 from matches.schemas import ApiError
 from matches.words import router as words_router
+from tournaments.api import leagues_router
 from tournaments.api import router as tournaments_router
 from tournaments.organise_api import router as organise_router
 
 api.add_router("/words", words_router)
 api.add_router("/organise", organise_router)
 api.add_router("/tournaments", tournaments_router)
+api.add_router("/leagues", leagues_router)
 api.add_router("/challenges", challenges_router)
 
 
