@@ -929,10 +929,13 @@ def _check_end(game: Game, record: GcgRecord, seats: tuple[str, ...]) -> None:
     for position, event in enumerate(lines):
         expected = made[position] if position < len(made) else None
         if expected != (event.nick, event.score, event.total):
+            made_text = (
+                "none"
+                if expected is None
+                else " ".join((expected[0], _signed(expected[1]), str(expected[2])))
+            )
             raise GcgError(
-                "the end-of-game line is not the rebuilt game's "
-                f"({'none' if expected is None else expected[0] + ' ' + _signed(expected[1])})",
-                line=event.line,
+                f"the end-of-game line is not the rebuilt game's ({made_text})", line=event.line
             )
     if len(made) > len(lines) and not record.incomplete:
         raise GcgError(f"the record lacks {len(made) - len(lines)} end-of-game line(s)")
