@@ -3,8 +3,9 @@
 Its input is a :class:`SeatPosition`: the board, its own rack, every seat's score and rack
 count (a duel's two, or a table's 3-4), the bag's count and the run of scoreless turns.
 Those are the facts a seat's view shows (the server builds the position from that view
-alone), so the other racks and the bag's contents cannot reach it. The tiles it has not seen (the full set less the
-board and its rack) are the one thing it works out, as a player at the table can.
+alone), so the other racks and the bag's contents cannot reach it. The tiles it has not
+seen (the full set less the board and its rack) are the one thing it works out, as a
+player at the table can.
 
 Easy picks among a wide group of good plays, Normal among a smaller, stronger group, Greedy
 (the bench's reference) the highest-scoring, and Hard by score plus rack leave

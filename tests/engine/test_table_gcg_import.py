@@ -94,7 +94,8 @@ def test_the_hand_written_table_of_three(enable: Lexicon) -> None:
     assert game.players == 3
     assert game.challenge_rule == FIVE_POINT  # what its (challenge) +5 line shows
     phony, good = game.turns[1], game.turns[2]
-    assert phony.withdrawn and phony.challenge is not None
+    assert phony.withdrawn
+    assert phony.challenge is not None
     assert (phony.player, phony.challenge.phonies, phony.challenge.points) == (1, ("UAK",), -7)
     assert good.challenge is not None
     assert (good.player, good.challenge.phonies, good.challenge.points) == (2, (), 5)
@@ -113,7 +114,8 @@ def test_the_hand_written_table_of_three(enable: Lexicon) -> None:
 def test_without_a_lexicon_the_record_is_taken_at_its_word() -> None:
     game = game_from_gcg(parse_gcg(GOLDEN.read_bytes()), ruleset="classic", lexicon=None)
     phony = game.turns[1].challenge
-    assert phony is not None and phony.phonies == ("UAK",)
+    assert phony is not None
+    assert phony.phonies == ("UAK",)
     assert game.scores == (14, -20, 1)
 
 
@@ -164,7 +166,8 @@ def test_a_fourth_player_and_the_seat_count() -> None:
     with pytest.raises(GcgError, match="#player3 is missing"):
         game_from_gcg(record, ruleset="classic", lexicon=None)
     two = parse_gcg("#player1 a A\n#rack1 ABC\n>a: ABCDEFG - +0 0\n")
-    assert len(two.players) == 2 and two.racks == ("ABC", None)
+    assert len(two.players) == 2
+    assert two.racks == ("ABC", None)
 
 
 def _challenge_worth_writing(game: Game, judge: Judge) -> bool:
@@ -201,10 +204,10 @@ def test_export_then_import_gives_the_same_game(
     judge = Judge(enable)
     game = Game.new(ruleset="classic", seed=seed, players=players, challenge=rule)
     for _ in range(stop_after):
-        if game.open_play is not None and rng.random() < challenge_chance:
-            if _challenge_worth_writing(game, judge):
-                game = game.challenge(by=game.to_move, lexicon=judge)
-                continue
+        chance = game.open_play is not None and rng.random() < challenge_chance
+        if chance and _challenge_worth_writing(game, judge):
+            game = game.challenge(by=game.to_move, lexicon=judge)
+            continue
         if game.is_over:
             break
         move = random_move(game, lexicon=enable, index=anagrams, rng=rng)
