@@ -163,7 +163,7 @@ class SeatPosition:
             rack_counts = counts
         counts_seen = tuple(int(count) for count in rack_counts)
         if len(counts_seen) != players or counts_seen[seat] != len(tiles):
-            raise ValueError("a rack count per seat, this seat's its rack's")
+            raise ValueError("a rack count per seat (this seat's is its rack's)")
         others = sum(counts_seen) - len(tiles)
         if opponent_rack_count is not None and opponent_rack_count != others:
             raise ValueError("the other racks' count disagrees with the rack counts")
