@@ -773,9 +773,15 @@ def game_from_gcg(
     )
     first = seats.index(moves[0].nick)
     starting = tuple(_next_rack(record, seats, seat, -1) for seat in range(len(seats)))
-    racks = tuple(rack if rack is not None else () for rack in starting)
+    if None in starting:
+        nick = seats[starting.index(None)]
+        raise GcgError(f"{nick}'s first rack is not shown: a game is rebuilt from its racks")
+    racks = tuple(rack or () for rack in starting)
+    for nick, rack in zip(seats, racks, strict=True):
+        if len(rack) != rules.rack_size:
+            raise GcgError(f"{nick}'s first rack shows {len(rack)} tiles, not a whole rack")
     bag = _minus(rules.full_bag, (tile for rack in racks for tile in rack))
-    if bag is None or any(len(rack) != rules.rack_size for rack in racks):
+    if bag is None:
         raise GcgError("the first racks shown are not a deal from the ruleset's bag")
     game = replace(game, racks=racks, bag=bag, first=first, to_move=first, first_draws=())
     for index, event in enumerate(events):

@@ -131,6 +131,7 @@ def test_a_lexicon_that_holds_the_phony_refuses_the_record(enable: Lexicon) -> N
     ("old", "new", "message"),
     [
         (">ann: ADEHRTW 8H WHAT +20 20", ">ann: ADEHRTW 8H WHAT +22 22", "scores 20"),
+        (">ann: ADEHRTW 8H WHAT +20 20", ">ann: AHTW 8H WHAT +20 20", "shows 4 tiles"),
         (
             ">ben: EIKQSTU - +0 0\n>cat: AEILRTT - +0 8\n>ann",
             ">ben: - +0 0\n>cat: AEILRTT - +0 8\n>ann",
@@ -157,6 +158,14 @@ def test_a_bonus_other_than_the_rules_is_refused() -> None:
         error.value.line
         == GOLDEN.read_text().splitlines().index(">cat: AEILOTT (challenge) +5 8") + 1
     )
+
+
+def test_a_record_with_hidden_racks_cannot_be_rebuilt(enable: Lexicon) -> None:
+    """A spectator's copy, or a real record that shows only its keeper's racks."""
+    game = game_from_gcg(parse_gcg(GOLDEN.read_bytes()), ruleset="classic", lexicon=enable)
+    mine = export_gcg(game, player_names=("ann", "ben", "cat"), visible_racks=frozenset({0}))
+    with pytest.raises(GcgError, match="ben's first rack is not shown"):
+        game_from_gcg(parse_gcg(mine), ruleset="classic", lexicon=enable)
 
 
 def test_a_fourth_player_and_the_seat_count() -> None:
