@@ -775,11 +775,17 @@ def game_from_gcg(
     starting = tuple(_next_rack(record, seats, seat, -1) for seat in range(len(seats)))
     if None in starting:
         nick = seats[starting.index(None)]
-        raise GcgError(f"{nick}'s first rack is not shown: a game is rebuilt from its racks")
+        raise GcgError(
+            f"{nick}'s first rack is not shown: a game is rebuilt from its racks",
+            line=_first_line(moves, nick),
+        )
     racks = tuple(rack or () for rack in starting)
     for nick, rack in zip(seats, racks, strict=True):
         if len(rack) != rules.rack_size:
-            raise GcgError(f"{nick}'s first rack shows {len(rack)} tiles, not a whole rack")
+            raise GcgError(
+                f"{nick}'s first rack shows {len(rack)} tiles, not a whole rack",
+                line=_first_line(moves, nick),
+            )
     bag = _minus(rules.full_bag, (tile for rack in racks for tile in rack))
     if bag is None:
         raise GcgError("the first racks shown are not a deal from the ruleset's bag")
@@ -800,6 +806,11 @@ def game_from_gcg(
             raise GcgError(f"the total is {total}, not {event.total}", line=event.line)
     _check_end(game, record, seats)
     return game
+
+
+def _first_line(moves: Sequence[GcgEvent], nick: str) -> int | None:
+    """The line of ``nick``'s first move, if it has one."""
+    return next((event.line for event in moves if event.nick == nick), None)
 
 
 def _next_rack(

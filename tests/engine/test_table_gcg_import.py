@@ -164,8 +164,10 @@ def test_a_record_with_hidden_racks_cannot_be_rebuilt(enable: Lexicon) -> None:
     """A spectator's copy, or a real record that shows only its keeper's racks."""
     game = game_from_gcg(parse_gcg(GOLDEN.read_bytes()), ruleset="classic", lexicon=enable)
     mine = export_gcg(game, player_names=("ann", "ben", "cat"), visible_racks=frozenset({0}))
-    with pytest.raises(GcgError, match="ben's first rack is not shown"):
+    with pytest.raises(GcgError, match="ben's first rack is not shown") as error:
         game_from_gcg(parse_gcg(mine), ruleset="classic", lexicon=enable)
+    lines = mine.splitlines()
+    assert error.value.line == next(n for n, line in enumerate(lines, 1) if line.startswith(">ben"))
 
 
 def test_a_fourth_player_and_the_seat_count() -> None:
