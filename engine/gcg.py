@@ -683,13 +683,9 @@ class _Nothing:
 _IMPORT_SEED = bytes(32)
 
 
-def _counted(tiles: Iterable[str]) -> Counter[str]:
-    return Counter(tiles)
-
-
 def _minus(whole: Iterable[str], part: Iterable[str]) -> tuple[str, ...] | None:
     """``whole`` less ``part`` as a sorted multiset, or None when ``part`` is not in it."""
-    left = _counted(whole)
+    left = Counter(whole)
     left.subtract(part)
     if any(count < 0 for count in left.values()):
         return None
