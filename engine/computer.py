@@ -1,21 +1,25 @@
 """The computer player: which move to make, from what its seat may see and nothing else.
 
-Its input is a :class:`SeatPosition`: the board, its own rack, the scores, the bag's count,
-the opponent's rack count and the run of scoreless turns. Those are the facts a seat's
-view shows (the server builds the position from that view alone), so the opponent's rack
-and the bag's contents cannot reach it. The tiles it has not seen (the full set less the
-board and its rack) are the one thing it works out, as a player at the table can.
+Its input is a :class:`SeatPosition`: the board, its own rack, every seat's score and rack
+count (a duel's two, or a table's 3-4), the bag's count and the run of scoreless turns.
+Those are the facts a seat's view shows (the server builds the position from that view
+alone), so the other racks and the bag's contents cannot reach it. The tiles it has not
+seen (the full set less the board and its rack) are the one thing it works out, as a
+player at the table can.
 
 Easy picks among a wide group of good plays, Normal among a smaller, stronger group, Greedy
 (the bench's reference) the highest-scoring, and Hard by score plus rack leave
 (:mod:`engine.leave`), the way Quackle and Macondo choose: it weighs each play and
 each swap by its points and what the tiles it keeps are worth to its next turn, and once
-the bag is empty (the unseen tiles then being the opponent's rack, as anyone at the table
-can count) by going out and the tiles it would be left holding. A vocabulary (Word Skill's
+the bag is empty (the unseen tiles then being the other racks, as anyone at the table can
+count) by going out and the tiles it would be left holding. A vocabulary (Word Skill's
 cap on word difficulty, ``lexicon.difficulty``) narrows the words it may play, never the
 words the board accepts. The other levels go out when the bag is empty and a play uses
 their last tiles, and swap when their best play is poor and the bag allows it; every level
 passes when that ends the game with a win it is sure of, or when it has nothing else.
+
+Under a challenge rule, ``decide_challenge`` says whether it challenges the last play: Easy
+never, Normal a phony short enough to be sure of, Hard any phony; none a good play.
 
 The choice is a pure function of the position and the random source it is given: the same
 position and the same seed give the same move.
@@ -62,20 +66,32 @@ class Level:
     pool: int
     floor: float
     leave: bool = field(default=False, kw_only=True)
+    #: The longest phony it is sure enough of to challenge (0: it never challenges).
+    challenge_length: int = field(default=0, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.pool < 1 or not 0.0 <= self.floor <= 1.0:
             raise ValueError(f"level {self.name}: pool >= 1 and 0 <= floor <= 1")
+        if self.challenge_length < 0:
+            raise ValueError(f"level {self.name}: challenge_length >= 0")
 
 
 # The levels are set by what they reach, measured by bench/bots.py (docs/PERFORMANCE.md,
 # "### The ladder"): each wins clearly more than 60 % of its games against the one below,
 # head to head, in every ruleset. Normal sits between Easy and Hard: nearer Greedy (pool 5,
 # floor 0.75) Hard beat it only 57 % of the time in outspell.
+#: Normal challenges a phony of at most this many letters: the short words are the ones a
+#: club player knows by heart, so it is sure of those; a longer one may be a word it has
+#: not met, and it lets it stand.
+NORMAL_SURE_LENGTH: Final = 4
+#: Hard knows the lexicon: it challenges a phony of any length.
+ANY_LENGTH: Final = 99
+# Challenges (RULES.md section 18): Easy never; Normal a short phony; Hard any phony. None
+# challenges a word the lexicon holds, so none loses a turn or gives points to a good play.
 EASY: Final = Level("easy", pool=20, floor=0.4)
-NORMAL: Final = Level("normal", pool=8, floor=0.6)
+NORMAL: Final = Level("normal", pool=8, floor=0.6, challenge_length=NORMAL_SURE_LENGTH)
 GREEDY: Final = Level("greedy", pool=1, floor=1.0)
-HARD: Final = Level("hard", pool=1, floor=1.0, leave=True)
+HARD: Final = Level("hard", pool=1, floor=1.0, leave=True, challenge_length=ANY_LENGTH)
 #: The levels a member may choose. Greedy is not one: it is the bench's reference.
 LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, NORMAL, HARD)}
 
@@ -98,12 +114,15 @@ class SeatPosition:
     board: Board
     seat: int
     rack: tuple[str, ...]
-    #: Both seats' scores, First's then Second's.
-    scores: tuple[int, int]
+    #: Every seat's score, in seat order (First's, then Second's, ...): two to four.
+    scores: tuple[int, ...]
     bag_count: int
+    #: The tiles on the other seats' racks together (at a duel, the opponent's rack).
     opponent_rack_count: int
     #: Scoreless turns (passes and swaps) in a row just before this one.
     scoreless_streak: int
+    #: Every seat's rack count, in seat order (its own included).
+    rack_counts: tuple[int, ...] = ()
 
     @classmethod
     def build(
@@ -113,49 +132,72 @@ class SeatPosition:
         board_rows: Sequence[str],
         seat: int,
         rack: Iterable[str],
-        scores: tuple[int, int],
+        scores: Sequence[int],
         bag_count: int,
-        opponent_rack_count: int,
+        opponent_rack_count: int | None = None,
+        rack_counts: Sequence[int] | None = None,
         scoreless_streak: int,
     ) -> SeatPosition:
-        """A checked position: the board fits the ruleset, the rack holds tiles, and the
-        tiles not seen add up to the bag and the opponent's rack (or ValueError)."""
+        """A checked position: the board fits the ruleset, the table is one it seats, the
+        rack holds tiles, and the tiles not seen add up to the bag and the other racks (or
+        ValueError). At a duel ``opponent_rack_count`` may stand for ``rack_counts``."""
         rules = get_ruleset(ruleset)
         board = Board.from_rows(board_rows)
         if board.size != rules.board_size:
             raise ValueError(f"a {board.size} x {board.size} board under ruleset {rules.name}")
-        if seat not in (0, 1):
-            raise ValueError(f"seat {seat!r} is not 0 or 1")
+        players = len(scores)
+        if players not in rules.seat_counts:
+            raise ValueError(f"the {rules.name} ruleset does not seat {players} players")
+        if not (isinstance(seat, int) and 0 <= seat < players):
+            raise ValueError(f"seat {seat!r} is not one of the {players} seats")
         tiles = sort_rack(rack)
         if len(tiles) > rules.rack_size or any(
             tile != BLANK and tile not in rules.value_of for tile in tiles
         ):
             raise ValueError(f"not a rack: {''.join(tiles)!r}")
-        if min(bag_count, opponent_rack_count, scoreless_streak) < 0:
+        if rack_counts is None:
+            if opponent_rack_count is None or players != 2:
+                raise ValueError("a table's position needs every seat's rack count")
+            counts = [len(tiles)] * 2
+            counts[1 - seat] = opponent_rack_count
+            rack_counts = counts
+        counts_seen = tuple(int(count) for count in rack_counts)
+        if len(counts_seen) != players or counts_seen[seat] != len(tiles):
+            raise ValueError("a rack count per seat (this seat's is its rack's)")
+        others = sum(counts_seen) - len(tiles)
+        if opponent_rack_count is not None and opponent_rack_count != others:
+            raise ValueError("the other racks' count disagrees with the rack counts")
+        if min(bag_count, scoreless_streak, *counts_seen) < 0:
             raise ValueError("counts cannot be negative")
         position = cls(
             rules,
             board,
             seat,
             tiles,
-            scores,
+            tuple(scores),
             bag_count,
-            opponent_rack_count,
+            others,
             scoreless_streak,
+            counts_seen,
         )
-        hidden = bag_count + opponent_rack_count
+        hidden = bag_count + others
         if len(position.unseen) != hidden:
             raise ValueError(
-                f"{len(position.unseen)} tiles unseen, but the bag and the other rack hold {hidden}"
+                f"{len(position.unseen)} tiles unseen, but the bag and other racks hold {hidden}"
             )
         return position
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has."""
+        return len(self.scores)
 
     @property
     def unseen(self) -> tuple[str, ...]:
         """The tiles this seat has not seen: the full set less the board and its own rack.
 
-        They are in the bag or on the opponent's rack; once the bag is empty, they are the
-        opponent's rack exactly (any player at the table can count them)."""
+        They are in the bag or on the other racks; once the bag is empty, they are the other
+        racks exactly (any player at the table can count them)."""
         left = Counter(self.ruleset.full_bag)
         left.subtract(self.board.tiles())
         left.subtract(self.rack)
@@ -170,18 +212,22 @@ class SeatPosition:
 
     @property
     def scoreless_move_ends_game(self) -> bool:
-        """Whether a pass or a swap now would be the last of the scoreless turns that end it."""
-        return self.scoreless_streak + 1 >= self.ruleset.scoreless_turns_to_end
+        """Whether a pass or a swap now would be the last of the scoreless turns that end it
+        (three rounds of the table)."""
+        return self.scoreless_streak + 1 >= self.ruleset.scoreless_turns_at(self.players)
 
     def wins_if_game_ends_now(self) -> bool:
         """Whether, the game ending now on scoreless turns (each rack counted against its
-        holder), this seat would surely finish ahead: it assumes the opponent holds the
-        cheapest of the unseen tiles."""
+        holder), this seat would surely finish ahead of every other: it assumes each other
+        seat holds the cheapest of the unseen tiles."""
         rules = self.ruleset
         mine = self.scores[self.seat] - rules.rack_value(self.rack)
         cheapest = sorted(rules.tile_value(tile) for tile in self.unseen)
-        theirs = self.scores[1 - self.seat] - sum(cheapest[: self.opponent_rack_count])
-        return mine > theirs
+        return all(
+            mine > self.scores[other] - sum(cheapest[: self.rack_counts[other]])
+            for other in range(self.players)
+            if other != self.seat
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +284,43 @@ def choose_move(
     if best_first:
         return _pick(best_first, chosen_level, rng, "play")
     return Choice(LegalMove(Pass()), "pass_nothing_else")
+
+
+#: Why the computer challenges the last play or lets it stand.
+ChallengeReason = Literal["phony", "no_phony", "never", "unsure"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeDecision:
+    """Whether the computer challenges the last play, and why."""
+
+    challenge: bool
+    reason: ChallengeReason
+    #: The phonies it is sure of (what it challenges for); empty when it lets the play stand.
+    phonies: tuple[str, ...] = ()
+
+
+def decide_challenge(
+    words: Iterable[str], *, lexicon: Container[str], level: Level | str
+) -> ChallengeDecision:
+    """Whether the computer challenges the last play, which formed ``words`` (what a seat's
+    view shows of it), judged on ``lexicon``.
+
+    Easy (and Greedy) never challenge. Normal challenges only a phony it is sure of: one of
+    at most ``NORMAL_SURE_LENGTH`` letters. Hard challenges a play with any word not in the
+    lexicon. No level challenges a play whose every word is in the lexicon, whatever the
+    rule's cost of a wrong challenge.
+    """
+    chosen = get_level(level)
+    if chosen.challenge_length == 0:
+        return ChallengeDecision(challenge=False, reason="never")
+    phonies = tuple(dict.fromkeys(word for word in words if word not in lexicon))
+    if not phonies:
+        return ChallengeDecision(challenge=False, reason="no_phony")
+    sure = tuple(word for word in phonies if len(word) <= chosen.challenge_length)
+    if not sure:
+        return ChallengeDecision(challenge=False, reason="unsure")
+    return ChallengeDecision(challenge=True, reason="phony", phonies=sure)
 
 
 def kept_tiles(rack: Sequence[str], move: LegalMove) -> tuple[str, ...]:

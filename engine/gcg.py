@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .board import Board, format_position, parse_position
 from .errors import GcgError, MoveError
-from .game import Game
-from .moves import LETTERS, PlacedTile, Play, Swap
+from .game import FIVE_POINT, SINGLE, TEN_POINT, VOID, ChallengeRule, Game
+from .moves import LETTERS, Move, Pass, PlacedTile, Play, Swap
 from .rulesets import Ruleset, get_ruleset
 from .scoring import evaluate_play
 
@@ -33,6 +34,9 @@ WITHDRAWN = "withdrawn"
 CHALLENGE_BONUS = "challenge_bonus"
 END_RACK = "end_rack"
 TIME_PENALTY = "time_penalty"
+
+#: The most seats a record names (``#player1``.. ``#player4``): a table of 2 to 4.
+MAX_SEATS = 4
 
 #: The largest record the reader takes, in bytes (in characters when given text). Real games
 #: are a few kilobytes; the limit keeps a hostile upload from costing memory and time.
@@ -144,9 +148,12 @@ class GcgRecord:
         return next((value for key, value in reversed(self.pragmas) if key == name), None)
 
     @property
-    def players(self) -> tuple[GcgPlayer | None, GcgPlayer | None]:
-        """The two players as ``#player1``/``#player2`` name them (None when not named)."""
-        return (_player(self.pragma("player1")), _player(self.pragma("player2")))
+    def players(self) -> tuple[GcgPlayer | None, ...]:
+        """The seats as ``#player1``.. ``#player4`` name them (None when not named): two at
+        least, and as many as the highest ``#playerN`` names (a table of 3 or 4)."""
+        named = [_player(self.pragma(f"player{n}")) for n in range(1, MAX_SEATS + 1)]
+        count = max([2, *(n + 1 for n, player in enumerate(named) if player is not None)])
+        return tuple(named[:count])
 
     @property
     def title(self) -> str | None:
@@ -164,9 +171,10 @@ class GcgRecord:
         return self.pragma("lexicon")
 
     @property
-    def racks(self) -> tuple[str | None, str | None]:
-        """``#rack1``/``#rack2``: the racks held when an unfinished record stops."""
-        return (self.pragma("rack1"), self.pragma("rack2"))
+    def racks(self) -> tuple[str | None, ...]:
+        """``#rack1``.. ``#rackN``: the racks held when an unfinished record stops, one per
+        seat of ``players``."""
+        return tuple(self.pragma(f"rack{n}") for n in range(1, len(self.players) + 1))
 
     @property
     def incomplete(self) -> bool:
@@ -300,7 +308,7 @@ class _Reader:
             self.in_note = True
             return
         self.in_note = False
-        if name in ("player1", "player2") and not value:
+        if re.fullmatch(r"player[1-4]", name) and not value:
             raise GcgError(f"#{name} needs a nick and a name", line=number)
         self.pragmas.append((name, value))
 
@@ -652,6 +660,298 @@ def export_gcg(
     else:
         record_notes = closing
     return format_gcg(GcgRecord(tuple(header), record_notes, tuple(events)))
+
+
+# -- importing a game ------------------------------------------------------------------------
+
+
+class _Everything:
+    """The verdict a ``(challenge)`` line records, when no lexicon is given: every word good."""
+
+    def __contains__(self, word: object) -> bool:
+        return True
+
+
+class _Nothing:
+    """The verdict a ``--`` line records, when no lexicon is given: every word a phony."""
+
+    def __contains__(self, word: object) -> bool:
+        return False
+
+
+#: The rebuilt stream's seed: a record holds no seed, and its draws are forced from its racks.
+_IMPORT_SEED = bytes(32)
+
+
+def _minus(whole: Iterable[str], part: Iterable[str]) -> tuple[str, ...] | None:
+    """``whole`` less ``part`` as a sorted multiset, or None when ``part`` is not in it."""
+    left = Counter(whole)
+    left.subtract(part)
+    if any(count < 0 for count in left.values()):
+        return None
+    return tuple(sorted(left.elements()))
+
+
+def _rack_letters(text: str) -> tuple[str, ...]:
+    """A GCG rack as the engine's rack tiles (``?`` for a blank, letters in upper case)."""
+    return tuple(sorted(char if char == "?" else char.upper() for char in text))
+
+
+def _infer_rule(record: GcgRecord) -> ChallengeRule:
+    """The challenge rule a record shows: its bonus lines' points, else ``single`` when a
+    phony was withdrawn, else ``void``."""
+    bonuses = {event.score for event in record.events if event.kind == CHALLENGE_BONUS}
+    if bonuses == {10}:
+        return TEN_POINT
+    if bonuses:
+        return FIVE_POINT
+    if any(event.kind == WITHDRAWN for event in record.events):
+        return SINGLE
+    return VOID
+
+
+def record_seats(record: GcgRecord) -> tuple[str, ...]:
+    """The nick of each seat: ``#player1``.. ``#player4`` in order, else the move lines' nicks
+    in order of first appearance. GcgError when a move line names another nick."""
+    named = tuple(player.nick for player in record.players if player is not None)
+    if len(named) < len(record.players):
+        missing = record.players.index(None) + 1
+        raise GcgError(f"#player{missing} is missing: a record names every seat")
+    if not named:
+        named = tuple(dict.fromkeys(event.nick for event in record.events))
+    for event in record.events:
+        if event.nick not in named:
+            raise GcgError(f"{event.nick!r} is not a #player of the record", line=event.line)
+    return named
+
+
+def game_from_gcg(
+    record: GcgRecord,
+    *,
+    ruleset: Ruleset | str,
+    lexicon: Container[str] | None,
+    challenge: ChallengeRule | None = None,
+    finish_line: int | None = None,
+) -> Game:
+    """The game a record tells, rebuilt move by move through ``Game.apply`` and
+    ``Game.challenge`` at a table of the record's 2-4 ``#playerN`` seats.
+
+    A record holds no seed: every draw is forced to what the racks on the move lines (and the
+    end-of-game lines, or ``#rackN``) show, so the record must show each rack a move is made
+    from. A play followed by its player's ``--`` line is challenged off; one followed by a
+    ``(challenge)`` line is challenged and stands (the bonus must be the rule's). Who
+    challenged is not written in GCG: the next seat in order is credited. A challenge of a
+    good play under ``single`` or ``double`` leaves no line, so it reads as no challenge (and
+    a double's lost turn as a pass). ``lexicon`` judges the plays (under ``void``) and the
+    challenges; None takes the record's word (every word of a withdrawn play is a phony).
+    ``challenge`` defaults to the rule the record shows (``_infer_rule``). Every score,
+    total and end-of-game line is checked against the rebuilt game; anything that disagrees
+    or that the engine would refuse raises GcgError naming the line.
+    """
+    rules = get_ruleset(ruleset)
+    seats = record_seats(record)
+    if len(seats) not in rules.seat_counts:
+        raise GcgError(f"the {rules.name} ruleset does not seat {len(seats)} players")
+    events = record.events
+    moves = [event for event in events if event.kind in (PLAY, EXCHANGE, PASS)]
+    if not moves:
+        raise GcgError("the record has no move lines (>nick: ...)")
+    if any(event.kind == TIME_PENALTY for event in events):
+        line = next(event.line for event in events if event.kind == TIME_PENALTY)
+        raise GcgError("the engine has no time penalties", line=line)
+    rule = _infer_rule(record) if challenge is None else challenge
+    game = Game.new(
+        ruleset=rules,
+        seed=_IMPORT_SEED,
+        players=len(seats),
+        challenge=rule,
+        finish_line=finish_line,
+    )
+    first = seats.index(moves[0].nick)
+    starting = tuple(_next_rack(record, seats, seat, -1) for seat in range(len(seats)))
+    if None in starting:
+        nick = seats[starting.index(None)]
+        raise GcgError(
+            f"{nick}'s first rack is not shown: a game is rebuilt from its racks",
+            line=_first_line(moves, nick),
+        )
+    racks = tuple(rack or () for rack in starting)
+    for nick, rack in zip(seats, racks, strict=True):
+        if len(rack) != rules.rack_size:
+            raise GcgError(
+                f"{nick}'s first rack shows {len(rack)} tiles, not a whole rack",
+                line=_first_line(moves, nick),
+            )
+    bag = _minus(rules.full_bag, (tile for rack in racks for tile in rack))
+    if bag is None:
+        raise GcgError("the first racks shown are not a deal from the ruleset's bag")
+    game = replace(game, racks=racks, bag=bag, first=first, to_move=first, first_draws=())
+    for index, event in enumerate(events):
+        seat = seats.index(event.nick)
+        if event.kind == END_RACK:
+            continue
+        try:
+            game = _import_event(game, record, seats, index, seat, lexicon)
+        except MoveError as error:
+            raise GcgError(error.message, line=event.line) from None
+        except GcgError as error:
+            raise GcgError(error.reason, line=event.line) from None
+        # A challenged play's line gives the total before the challenge's own line.
+        total = game.scores_before_adjustments[seat]
+        if total != event.total:
+            raise GcgError(f"the total is {total}, not {event.total}", line=event.line)
+    _check_end(game, record, seats)
+    return game
+
+
+def _first_line(moves: Sequence[GcgEvent], nick: str) -> int | None:
+    """The line of ``nick``'s first move, if it has one."""
+    return next((event.line for event in moves if event.nick == nick), None)
+
+
+def _next_rack(
+    record: GcgRecord, seats: tuple[str, ...], seat: int, after: int
+) -> tuple[str, ...] | None:
+    """The rack ``seat`` holds after event ``after`` (and its draw), as the record shows it:
+    the rack of its next move line, else of its own end-of-game line, else ``#rackN``; None
+    when the record does not show it."""
+    nick = seats[seat]
+    for event in record.events[after + 1 :]:
+        if event.nick != nick or event.kind in (WITHDRAWN, CHALLENGE_BONUS):
+            continue
+        if event.kind in (PLAY, EXCHANGE, PASS):
+            return _rack_letters(event.rack) if event.rack else None
+        if event.kind == END_RACK and event.rack and event.rack == event.end_rack:
+            return _rack_letters(event.rack)
+    pragma = record.racks[seat] if seat < len(record.racks) else None
+    return None if pragma is None else _rack_letters(pragma)
+
+
+def _import_event(
+    game: Game,
+    record: GcgRecord,
+    seats: tuple[str, ...],
+    index: int,
+    seat: int,
+    lexicon: Container[str] | None,
+) -> Game:
+    """The game after one line of the record (not an end-of-game line)."""
+    event = record.events[index]
+    if event.kind in (WITHDRAWN, CHALLENGE_BONUS):
+        if game.open_play is None or game.turns[-1].player != seat:
+            raise GcgError(f"{event.move_text} follows no play of {event.nick}")
+        withdrawn = event.kind == WITHDRAWN
+        judge: Container[str] = (
+            lexicon if lexicon is not None else (_Nothing() if withdrawn else _Everything())
+        )
+        game = game.challenge(by=game.next_seat(seat), lexicon=judge)
+        result = game.turns[-1 if withdrawn else _turn_index(game, seat)].challenge
+        assert result is not None
+        if result.withdrawn != withdrawn:
+            verdict = "withdraws a play the lexicon holds" if withdrawn else "lets a phony stand"
+            raise GcgError(f"the record {verdict}")
+        if result.points != event.score:
+            raise GcgError(f"the challenge moved {result.points} points, not {event.score}")
+        return game
+    if game.to_move != seat:
+        raise GcgError(f"{event.nick} moves out of turn")
+    if not event.rack:
+        raise GcgError("the rack is not shown: a game is rebuilt from the racks it shows")
+    rack = _rack_letters(event.rack)
+    if rack != game.racks[seat]:
+        raise GcgError(f"{event.nick} holds {''.join(game.racks[seat])}, not {event.rack}")
+    move: Move
+    if event.kind == PLAY:
+        move = play_from_gcg(game.board, event.position or "", event.word or "")
+        kept_rack = _minus(rack, (tile.rack_tile for tile in move.tiles))
+    elif event.kind == EXCHANGE:
+        if event.exchanged is None:
+            raise GcgError("the exchanged tiles are not shown")
+        move = Swap(_rack_letters(event.exchanged))
+        kept_rack = _minus(rack, move.tiles)
+    else:
+        move = Pass()
+        kept_rack = rack
+    before = game
+    game = game.apply(move, player=seat, lexicon=lexicon)
+    turn = before.turn_number
+    if event.kind == PLAY and game.turns[turn].score != event.score:
+        raise GcgError(f"the play scores {game.turns[turn].score}, not {event.score}")
+    later = record.events[index + 1] if index + 1 < len(record.events) else None
+    if event.kind == PLAY and later is not None and later.kind == WITHDRAWN:
+        return game  # the draw goes back into the bag with the tiles
+    if event.kind == PASS or kept_rack is None:
+        return game
+    shown = _next_rack(record, seats, seat, index)
+    if shown is None:
+        return game
+    return _redeal(before, game, turn, seat, kept_rack, shown, returned=move)
+
+
+def _turn_index(game: Game, seat: int) -> int:
+    """The index of ``seat``'s last turn that was not a lost one."""
+    return max(i for i, turn in enumerate(game.turns) if turn.player == seat and not turn.lost_turn)
+
+
+def _redeal(
+    before: Game,
+    after: Game,
+    turn: int,
+    seat: int,
+    kept: tuple[str, ...],
+    shown: tuple[str, ...],
+    *,
+    returned: Move,
+) -> Game:
+    """``after`` with the tiles ``seat`` drew on turn ``turn`` made the ones the record shows
+    it holding next (the end-of-game racks counted again if the turn ended the game)."""
+    drawn = _minus(shown, kept)
+    count = len(after.turns[turn].drawn)
+    if drawn is None or len(drawn) != count:
+        raise GcgError(f"the next rack shown, {''.join(shown)}, does not follow from this move")
+    bag = _minus(before.bag, drawn)
+    if bag is None:
+        raise GcgError(f"{''.join(drawn)} are not left in the bag")
+    if isinstance(returned, Swap):
+        bag = tuple(sorted((*bag, *returned.tiles)))
+    turns = list(after.turns)
+    turns[turn] = replace(turns[turn], drawn=drawn)
+    redealt = replace(after, racks=_replaced(after.racks, seat, shown), bag=bag, turns=tuple(turns))
+    if after.end_reason is None or not after.adjustments:
+        return redealt
+    unfinished = replace(
+        redealt,
+        scores=after.scores_before_adjustments,
+        end_reason=None,
+        result=None,
+        adjustments=(),
+    )
+    return unfinished.finish(after.end_reason, out_player=seat if not shown else None)
+
+
+def _replaced(
+    racks: tuple[tuple[str, ...], ...], seat: int, rack: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    return (*racks[:seat], rack, *racks[seat + 1 :])
+
+
+def _check_end(game: Game, record: GcgRecord, seats: tuple[str, ...]) -> None:
+    """The record's end-of-game lines are the rebuilt game's adjustments, line for line."""
+    lines = [event for event in record.events if event.kind == END_RACK]
+    made = [(seats[a.player], a.points, a.totals[a.player]) for a in game.adjustments]
+    for position, event in enumerate(lines):
+        expected = made[position] if position < len(made) else None
+        if expected != (event.nick, event.score, event.total):
+            made_text = (
+                "none"
+                if expected is None
+                else " ".join((expected[0], _signed(expected[1]), str(expected[2])))
+            )
+            raise GcgError(
+                f"the end-of-game line is not the rebuilt game's ({made_text})", line=event.line
+            )
+    if len(made) > len(lines) and not record.incomplete:
+        raise GcgError(f"the record lacks {len(made) - len(lines)} end-of-game line(s)")
 
 
 # -- verification ----------------------------------------------------------------------------

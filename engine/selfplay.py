@@ -42,9 +42,9 @@ def seat_position(game: Game) -> SeatPosition:
         board_rows=game.board.rows(),
         seat=seat,
         rack=game.racks[seat],
-        scores=(game.scores[0], game.scores[1]),  # the computer plays duels (two seats)
+        scores=game.scores,
         bag_count=game.bag_count,
-        opponent_rack_count=len(game.racks[1 - seat]),
+        rack_counts=tuple(len(rack) for rack in game.racks),
         scoreless_streak=game.scoreless_streak,
     )
 
@@ -53,14 +53,18 @@ def play_game(
     *,
     ruleset: str,
     seed: bytes,
-    seats: tuple[Seat, Seat],
+    seats: tuple[Seat, ...],
     lexicon: Collection[str],
     rng_seed: int,
     on_move: OnMove | None = None,
 ) -> Game:
-    """A whole game, First played by ``seats[0]``; returns the finished game."""
-    game = Game.new(ruleset=ruleset, seed=seed)
-    rngs = (random.Random(rng_seed * 2), random.Random(rng_seed * 2 + 1))
+    """A whole game at a table of ``len(seats)`` (a duel: First played by ``seats[0]``);
+    returns the finished game. A duel's seats draw their chance as they always have."""
+    game = Game.new(ruleset=ruleset, seed=seed, players=len(seats))
+    rngs = tuple(
+        random.Random(rng_seed * 2 + seat) if seat < 2 else random.Random(f"{rng_seed}:{seat}")
+        for seat in range(len(seats))
+    )
     for _ in range(MAX_TURNS):
         if game.is_over:
             return game

@@ -156,7 +156,8 @@ class _Replayer:
 
     def _players(self) -> tuple[ReplayPlayer, ReplayPlayer]:
         """The two players: as ``#player1``/``#player2`` name them, else in order of play."""
-        named = [player for player in self.record.players if player is not None]
+        # Two seats: a third named player is refused at their first line, as one unnamed.
+        named = [player for player in self.record.players[:2] if player is not None]
         for player in named:
             self.seats.setdefault(player.nick, len(self.seats))
         for event in self.record.events:

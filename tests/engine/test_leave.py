@@ -209,6 +209,7 @@ def test_the_position_holds_no_opponent_rack_or_bag() -> None:
         "bag_count",
         "opponent_rack_count",
         "scoreless_streak",
+        "rack_counts",
     }
 
 
