@@ -41,6 +41,9 @@ class DispatchBatch:
     def __init__(self, send: Callable[[list[str]], None]) -> None:
         self._send = send
         self._lock = threading.Lock()
+        #: Held while a window's keys are being sent, so a flush returns only once what was
+        #: waiting when it was called has gone (not while the timer is still sending it).
+        self._sending = threading.RLock()
         self._keys: list[str] = []
         self._request_ids: dict[str, None] = {}  # in order of arrival, once each
         self._timer: threading.Timer | None = None
@@ -58,7 +61,12 @@ class DispatchBatch:
                 self._timer.start()
 
     def flush(self) -> None:
-        """Send what is waiting now, in one task (the timer's call; also at exit)."""
+        """Send what is waiting now, in one task (the timer's call; also at exit); returns
+        once a send already under way in another thread is done too."""
+        with self._sending:
+            self._flush()
+
+    def _flush(self) -> None:
         with self._lock:
             keys, self._keys = self._keys, []
             ids, self._request_ids = list(self._request_ids), {}

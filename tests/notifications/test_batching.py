@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -146,3 +147,35 @@ def test_a_process_that_exits_inside_its_window_sends_what_it_held(broker_queue)
     )
     [(headers, sent)] = tasks_in(broker_queue, wait=10)
     assert (headers["task"], sent) == ("notifications.dispatch_notices", ["held-at-exit"])
+
+
+def test_a_flush_returns_only_once_a_send_under_way_is_done() -> None:
+    """The window's timer may be sending when another thread flushes (a test about to read
+    what was sent, a process at exit): that flush waits for the send, so what was waiting
+    when it was called has gone when it returns."""
+    started, release, flushed = threading.Event(), threading.Event(), threading.Event()
+    sent: list[list[str]] = []
+
+    def send(keys: list[str]) -> None:
+        started.set()
+        release.wait(10)
+        sent.append(keys)
+
+    batch = DispatchBatch(send)
+    batch.add(["notice-1"], window=60)
+    timer_like = threading.Thread(target=batch.flush)
+    timer_like.start()
+    assert started.wait(10)
+
+    def flush_again() -> None:
+        batch.flush()
+        flushed.set()
+
+    other = threading.Thread(target=flush_again)
+    other.start()
+    assert not flushed.wait(0.3)  # held while the first send is under way
+    release.set()
+    assert flushed.wait(10)
+    assert sent == [["notice-1"]]
+    timer_like.join(10)
+    other.join(10)

@@ -54,6 +54,7 @@ from matches import services, visibility
 from matches.models import Match, OrganiserAction, Seat, Turn
 from matches.visibility import policy
 from notifications import delivery, sweeps
+from notifications.batching import process_batch
 from notifications.models import CalendarFeed, Delivery, Kind, Notice, NotificationSettings
 from tests.conftest import _drop_rate_limits
 from tests.matches.test_ws_helpers import ORIGIN, headers_for, session_cookie, socket_path
@@ -651,6 +652,9 @@ class Builder:
             look.channels(watch.role.name)["socket"] = text
             watch.mark()
             marks[id(watch)] = len(watch.steps) - 1
+        # The notices a move recorded wait in the process's dispatch window: sent now (and any
+        # send the window's timer has under way finished), so every world's look holds them.
+        await db(process_batch().flush)()
         self._collect_outside(cast, look)
         look.grants = await db(_grants)(cast, self.spec)
         self.record.commitment, self.record.turn_hashes = await db(_public_hashes)(cast.match_id)
