@@ -157,20 +157,24 @@ async def _settled_loop():
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
-    """Each test starts with every address at full allowance (the run's cache prefix is its
-    own, so only this run's counters are dropped)."""
+    """Each test starts with every address at full allowance and no push marked as handed
+    to the queue (an id an earlier test's database used, marked for ten minutes, would keep
+    this test's push of the same id from being sent). The run's cache prefix is its own, so
+    only this run's keys are dropped."""
     _drop_rate_limits()
     yield
     _drop_rate_limits()
 
 
 def _drop_rate_limits() -> None:
+    """This run's rate-limit counters and push-queue marks, gone."""
     from django.core.cache import cache
 
     client = cache._cache.get_client()  # type: ignore[attr-defined]
-    keys = list(client.scan_iter(match=cache.make_key("ratelimit:*"), count=500))
-    if keys:
-        client.delete(*keys)
+    for pattern in ("ratelimit:*", "notifications:push-queued:*"):
+        keys = list(client.scan_iter(match=cache.make_key(pattern), count=500))
+        if keys:
+            client.delete(*keys)
 
 
 @pytest.fixture(scope="session")
