@@ -49,7 +49,8 @@ class Tournament(models.Model):
 
 
 class Match(models.Model):
-    """A scheduled fixture: two seats, a name, usually a kick-off time."""
+    """A scheduled fixture: its seats (two, or three to four at a classic table), a name,
+    usually a kick-off time."""
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
@@ -66,6 +67,8 @@ class Match(models.Model):
         FIRST = "first", "First won"
         SECOND = "second", "Second won"
         DRAW = "draw", "Draw"
+        #: A table of 3-4: who won is each seat's ``place``.
+        TABLE = "table", "Places at the table"
 
     class EndReason(models.TextChoices):
         NONE = "", "Not over"
@@ -101,6 +104,16 @@ class Match(models.Model):
     # Decided when the fixture is created: a rated match's result moves both players'
     # ratings (ratings app); friendlies and practice are unrated.
     rated = models.BooleanField(default=False)
+    #: How many seats the table has: 2, or 3-4 where the ruleset seats them (engine
+    #: ``Ruleset.seat_counts``). Fixed at creation: a seat row per position.
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    #: The challenge rule (engine ``CHALLENGE_RULES``): ``void`` refuses a phony outright;
+    #: the others let a play stand, open to a challenge, until the next move or the window.
+    challenge_rule = models.CharField(max_length=10, default="void")
+    #: How long a play stays open to a challenge; None: until the next move's deadline.
+    challenge_window = models.DurationField(null=True, blank=True)
+    #: Finish Line: the score that ends the game when a player reaches it (None: off).
+    finish_line = models.PositiveSmallIntegerField(null=True, blank=True)
 
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True
@@ -156,7 +169,17 @@ class Match(models.Model):
         ]
         constraints = [
             models.CheckConstraint(
-                condition=Q(to_move__isnull=True) | Q(to_move__in=[0, 1]), name="match_to_move_0_1"
+                condition=Q(to_move__isnull=True) | Q(to_move__lt=models.F("seat_count")),
+                name="match_to_move_a_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=4), name="match_two_to_four_players"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    challenge_rule__in=["void", "single", "double", "five_point", "ten_point"]
+                ),
+                name="match_known_challenge_rule",
             ),
         ]
 
@@ -179,11 +202,14 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    """First (0) or Second (1) of a match; holds the member and their hidden rack."""
+    """One place at a match's table (0: First, 1: Second, 2: Third, 3: Fourth); holds the
+    member and their hidden rack."""
 
     class Position(models.IntegerChoices):
         FIRST = 0, "First"
         SECOND = 1, "Second"
+        THIRD = 2, "Third"
+        FOURTH = 3, "Fourth"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(choices=Position.choices)
@@ -195,8 +221,11 @@ class Seat(models.Model):
         related_name="seats",
     )
     # Part of the match's position (matches/stored_game.py): this seat's tiles and score.
-    rack = models.CharField(max_length=7, blank=True, editable=False)
+    rack = models.CharField(max_length=9, blank=True, editable=False)
     score = models.IntegerField(default=0)
+    #: The seat's place once the match is over (1: won; tied seats share a place); None
+    #: before the end and for a match that ended with no result.
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
     # The seat's contribution to the bag's randomness (hex), fixed before the deal.
     contribution = models.CharField(max_length=64, blank=True, editable=False)
     seated_at = models.DateTimeField(null=True, blank=True)
@@ -210,7 +239,9 @@ class Seat(models.Model):
                 condition=Q(member__isnull=False),
                 name="seat_member_once_per_match",
             ),
-            models.CheckConstraint(condition=Q(position__in=[0, 1]), name="seat_two_positions"),
+            models.CheckConstraint(
+                condition=Q(position__in=[0, 1, 2, 3]), name="seat_at_most_four_positions"
+            ),
         ]
 
     def __str__(self) -> str:
