@@ -401,7 +401,7 @@ def round_one(season: Season) -> None:
     first = f"{LEAGUE} · Round 1: Ann v Eve"
     season.world.to(ann_eve.kickoff_at - BEFORE_KICK_OFF)
     season.ledger.expect(
-        {name: [f"Kick-off in 1 minute: {first}"] for name in ("ann", "eve")},
+        kick_off_reminders({first: ("ann", "eve")}),
         what="two minutes before round 1",
     )
     ann, eve = boards(season, ann_eve, "ann", "eve")
@@ -440,7 +440,7 @@ def round_one(season: Season) -> None:
     second = f"{LEAGUE} · Round 1: Cat v Ben"
     season.world.to(cat_ben.kickoff_at - BEFORE_KICK_OFF)
     season.ledger.expect(
-        {name: [f"Kick-off in 1 minute: {second}"] for name in ("cat", "ben")},
+        kick_off_reminders({second: ("cat", "ben")}),
         what="two minutes before Cat v Ben",
     )
     fix_the_bag(cat_ben, seed=35)  # (so the game played out is the same every season)
@@ -483,12 +483,7 @@ def round_two(season: Season) -> None:
     one, two = f"{LEAGUE} · Round 2: Cat v Ann", f"{LEAGUE} · Round 2: Dan v Ben"
     season.world.to(kickoff - BEFORE_KICK_OFF)
     season.ledger.expect(
-        {
-            "cat": [f"Kick-off in 1 minute: {one}"],
-            "ann": [f"Kick-off in 1 minute: {one}"],
-            "dan": [f"Kick-off in 1 minute: {two}"],
-            "ben": [f"Kick-off in 1 minute: {two}"],
-        },
+        kick_off_reminders({one: ("cat", "ann"), two: ("dan", "ben")}),
         what="two minutes before round 2",
     )
     cat, ann = boards(season, cat_ann, "cat", "ann")
@@ -846,12 +841,7 @@ def round_three(season: Season) -> None:
     one, two = f"{LEAGUE} · Round 3: Ann v Ben", f"{LEAGUE} · Round 3: Dan v Cat"
     season.world.to(ann_ben.kickoff_at - BEFORE_KICK_OFF)
     season.ledger.expect(
-        {
-            "ann": [f"Kick-off in 1 minute: {one}"],
-            "ben": [f"Kick-off in 1 minute: {one}"],
-            "dan": [f"Kick-off in 1 minute: {two}"],
-            "cat": [f"Kick-off in 1 minute: {two}"],
-        },
+        kick_off_reminders({one: ("ann", "ben"), two: ("dan", "cat")}),
         what="two minutes before round 3",
     )
     ann, ben = boards(season, ann_ben, "ann", "ben")
@@ -1021,11 +1011,7 @@ def swiss_round(season: Season, round_number: int, *, move_time: timedelta) -> d
     assert at is not None
     season.world.to(at - BEFORE_KICK_OFF)
     season.ledger.expect(
-        {
-            name: [f"Kick-off in 1 minute: {swiss_title(match, names)}"]
-            for match, names in fixtures.items()
-            for name in names
-        },
+        kick_off_reminders({swiss_title(match, names): names for match, names in fixtures.items()}),
         what=f"two minutes before the Swiss's round {round_number}",
     )
     players = {match: boards(season, match, *names) for match, names in fixtures.items()}
@@ -1063,6 +1049,17 @@ def resignations(fixtures: dict[Match, tuple[str, str]]) -> dict[str, list[str]]
             f"You lost by resignation: {swiss_title(match, names)}"
         )
     return told
+
+
+def kick_off_reminders(tables: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    """The reminder each player of each fixture (title → its players) is sent a minute
+    before kick-off."""
+    return merged(
+        *(
+            {name: [f"Kick-off in 1 minute: {title}"] for name in names}
+            for title, names in tables.items()
+        )
+    )
 
 
 def merged(*parts: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -1233,12 +1230,9 @@ def play_the_divisions(season: Season, season_number: int) -> dict[int, list[str
     [kickoff] = {match.kickoff_at for match in fixtures}
     assert kickoff is not None
     season.world.to(kickoff - BEFORE_KICK_OFF)
-    reminders: dict[str, list[str]] = {}
-    for match, names in fixtures.items():
-        for name in names:
-            reminders.setdefault(name, []).append(
-                f"Kick-off in 1 minute: {fixture_title(match, names)}"
-            )
+    reminders = kick_off_reminders(
+        {fixture_title(match, names): names for match, names in fixtures.items()}
+    )
     season.ledger.expect(
         reminders,
         without_push(reminders),
@@ -1380,11 +1374,8 @@ def the_summer_cup(season: Season) -> None:
         [at] = {match.kickoff_at for match in fixtures}
         assert at is not None
         season.world.to(at - BEFORE_KICK_OFF)
-        reminders = merged(
-            *(
-                {n: [f"Kick-off in 1 minute: {fixture_title(m, ns)}"] for n in ns}
-                for m, ns in fixtures.items()
-            )
+        reminders = kick_off_reminders(
+            {fixture_title(match, names): names for match, names in fixtures.items()}
         )
         season.ledger.expect(reminders, what=f"the cup's round {rounds} soon")
         season.world.to(at + timedelta(seconds=1))
