@@ -32,7 +32,6 @@ from typing import Any, ClassVar, Final, Literal
 from .board import Board
 from .errors import (
     AlreadySubmitted,
-    MalformedMove,
     MatchOver,
     NotSeated,
     RoundAlreadyStarted,
@@ -43,7 +42,7 @@ from .errors import (
     TilesNotOnRack,
 )
 from .movegen import legal_plays
-from .moves import BLANK, Pass, Play, Swap, check_move_shape, move_from_dict
+from .moves import BLANK, Move, Pass, Play, Swap, check_move_shape, move_from_dict
 from .rulesets import Ruleset, get_ruleset
 from .scoring import WordScore, evaluate_play
 from .tiles import DrawStream, draw_tiles, new_seed, remove_tiles, return_tiles, sort_rack
@@ -499,7 +498,7 @@ class RoundsGame:
 
     def submit(
         self,
-        move: RoundMove,
+        move: Move,
         *,
         player: int,
         at_ms: int,
@@ -540,8 +539,6 @@ class RoundsGame:
             submission = replace(
                 submission, words=outcome.words, bingo=outcome.bingo, score=outcome.score
             )
-        elif not isinstance(move, Pass):
-            raise MalformedMove("A move must be a play, a swap or a pass.")
         after = replace(
             self, current=replace(current, submissions=(*current.submissions, submission))
         )

@@ -143,7 +143,7 @@ def test_a_tie_on_score_and_speed_goes_to_the_earlier_submission() -> None:
 
 
 def test_an_exact_tie_is_drawn_from_the_committed_stream() -> None:
-    winners = Counter()
+    winners: Counter[int | None] = Counter()
     for n in range(12):
         seed = bytes([n]) * 32
         game = started(position("CATSXYZ", seed=seed), (0, 0), (1, 0), (2, 0))
