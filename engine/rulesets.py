@@ -1,8 +1,9 @@
 """Rulesets: every number of docs/RULES.md as data, so the engine has no hard-coded rule.
 
 Three rulesets exist: ``word-duel`` (the default), ``classic`` and ``outspell``; the seed's
-variations are rulesets too (``VARIANTS``: ``classic-nine``, 9-tile racks), looked up by the same
-``get_ruleset`` but kept out of ``RULESETS``, which lists what a match can be created with.
+variations are rulesets too (``VARIANTS``: ``classic-nine``, 9-tile racks; ``word-skill``, played
+in rounds on one shared tray by ``engine.rounds``), looked up by the same ``get_ruleset`` but
+kept out of ``RULESETS``, which lists what a match can be created with.
 
 The outspell board is our own 11 × 11 design. It is symmetric under the left–right mirror,
 the top–bottom mirror and the main diagonal (so across and down plays are worth the same),

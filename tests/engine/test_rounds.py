@@ -272,6 +272,15 @@ def test_has_play_tries_the_blanks() -> None:
     assert has_play(board, tuple("QQQQQ??"), ruleset=rules, lexicon=scatter)
 
 
+def test_a_first_tray_with_no_play_ends_the_game_before_it_starts() -> None:
+    game = RoundsGame.new(players=2, seed=SEED, lexicon=frozenset({"ZZZZZZZZ"}))
+    assert game.end_reason == NO_PLAY
+    assert game.current is None
+    assert game.round_number == 0
+    assert game.bag == game.ruleset.full_bag
+    assert game.winners == (0, 1)
+
+
 def test_rounds_with_no_word_end_the_game() -> None:
     game = position("CATSXYZ")
     for n in range(WORDLESS_ROUNDS_TO_END):
