@@ -180,6 +180,49 @@ class ChallengeAfterEnd(ChallengeRefused):
     default_message = "This game is over: its plays can no longer be challenged."
 
 
+class SwapInRound(MoveError):
+    """Word Skill: a round takes a play or a pass; there is no swap."""
+
+    code = "swap_in_round"
+    default_message = "There is no swap in a round: play a word or pass."
+
+
+class NotSeated(MoveError):
+    """Word Skill: the player is not one of the game's players."""
+
+    code = "not_seated"
+    default_message = "You are not playing in this game."
+
+
+class RoundNotStarted(MoveError):
+    """Word Skill: a play or a pass before the player started the round (their tray and
+    their timer start together)."""
+
+    code = "round_not_started"
+    default_message = "Start the round first."
+
+
+class RoundAlreadyStarted(MoveError):
+    """Word Skill: the player has already started this round."""
+
+    code = "round_already_started"
+    default_message = "You have already started this round."
+
+
+class AlreadySubmitted(MoveError):
+    """Word Skill: the player has already played or passed this round."""
+
+    code = "already_submitted"
+    default_message = "You have already played this round."
+
+
+class RoundTimeUp(MoveError):
+    """Word Skill: the player's own timer for the round ran out before they submitted."""
+
+    code = "round_time_up"
+    default_message = "Your time for this round is up."
+
+
 class TableNotAllowed(EngineError, ValueError):
     """The ruleset does not allow that many seats (word-duel: 2; classic: 2 to 4)."""
 

@@ -1,8 +1,9 @@
 """Rulesets: every number of docs/RULES.md as data, so the engine has no hard-coded rule.
 
 Three rulesets exist: ``word-duel`` (the default), ``classic`` and ``outspell``; the seed's
-variations are rulesets too (``VARIANTS``: ``classic-nine``, 9-tile racks), looked up by the same
-``get_ruleset`` but kept out of ``RULESETS``, which lists what a match can be created with.
+variations are rulesets too (``VARIANTS``: ``classic-nine``, 9-tile racks; ``word-skill``, played
+in rounds on one shared tray by ``engine.rounds``), looked up by the same ``get_ruleset`` but
+kept out of ``RULESETS``, which lists what a match can be created with.
 
 The outspell board is our own 11 × 11 design. It is symmetric under the left–right mirror,
 the top–bottom mirror and the main diagonal (so across and down plays are worth the same),
@@ -136,6 +137,9 @@ class Ruleset:
     #: Tiles a play must place for the bingo bonus; 0 means the whole rack (``rack_size``).
     #: The 9-tile variation: 7 (so 7, 8 or 9 tiles earn it).
     bingo_min_tiles: int = 0
+    #: True: played in rounds, every player on one shared tray (``engine.rounds``), not in
+    #: turns: ``seat_counts`` is then empty, so ``Game`` seats nobody under it.
+    shared_tray: bool = False
 
     # Derived lookups, computed once; not part of identity.
     value_of: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
@@ -244,10 +248,32 @@ RULESETS: dict[str, Ruleset] = {
 
 DEFAULT_RULESET = "word-duel"
 
+#: Word Skill (seed 002): its own tile table, letter by letter as the page prints it (142
+#: tiles with the 4 blanks, though its text says 100: docs/RULES.md, "Word Skill").
+WORD_SKILL_LETTERS: tuple[tuple[str, int, int], ...] = (
+    # letter, count, value
+    ("A", 12, 1), ("B", 4, 3), ("C", 3, 5), ("D", 6, 2), ("E", 15, 1), ("F", 3, 4),
+    ("G", 4, 2), ("H", 4, 4), ("I", 11, 1), ("J", 2, 10), ("K", 2, 5), ("L", 5, 2),
+    ("M", 3, 3), ("N", 8, 1), ("O", 10, 1), ("P", 3, 3), ("Q", 2, 10), ("R", 8, 1),
+    ("S", 7, 1), ("T", 9, 1), ("U", 5, 3), ("V", 3, 5), ("W", 3, 4), ("X", 2, 10),
+    ("Y", 3, 4), ("Z", 1, 10),
+)  # fmt: skip
+
 #: The seed's variations, by name: not offered for matches yet (``RULESETS`` is that list).
+#: ``word-skill`` is played in rounds (``engine.rounds.RoundsGame``); the page gives no
+#: premium layout, so it has the standard board (its star doubles the first word, as ours).
 VARIANTS: dict[str, Ruleset] = {
     "classic-nine": replace(
         RULESETS["classic"], name="classic-nine", rack_size=9, bingo_min_tiles=7
+    ),
+    "word-skill": replace(
+        RULESETS["classic"],
+        name="word-skill",
+        distribution=(*((letter, count) for letter, count, _ in WORD_SKILL_LETTERS), (BLANK, 4)),
+        values=tuple((letter, value) for letter, _, value in WORD_SKILL_LETTERS),
+        bingo_bonus=50,
+        seat_counts=(),
+        shared_tray=True,
     ),
 }
 
