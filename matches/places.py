@@ -57,10 +57,10 @@ def pairwise(places: Mapping[int, int]) -> list[PairResult]:
     """Every pair of ``places``' players once, the better-placed first (the earlier key on a
     tie), in the mapping's order."""
     results = []
-    for a, b in combinations(places, 2):
-        if places[b] < places[a]:
-            a, b = b, a
-        results.append(PairResult(better=a, worse=b, score=1.0 if places[a] < places[b] else 0.5))
+    for one, other in combinations(places, 2):
+        better, worse = (other, one) if places[other] < places[one] else (one, other)
+        score = 1.0 if places[better] < places[worse] else 0.5
+        results.append(PairResult(better=better, worse=worse, score=score))
     return results
 
 

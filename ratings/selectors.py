@@ -180,9 +180,7 @@ def history(member: Member, ruleset: str) -> list[HistoryLine]:
             played_at=change.played_at,
             opponent_username=change.opponent.username if change.opponent else "",
             opponent=(
-                change.opponent.label
-                if change.opponent
-                else f"a table of {change.opponents + 1}"
+                change.opponent.label if change.opponent else f"a table of {change.opponents + 1}"
             ),
             score=change.score,
             before=change.before,

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 
 from matches.models import Match, Seat
-from ratings.models import Rating, RatingChange
 from matches.places import seat_places
+from ratings.models import Rating, RatingChange
 from ratings.policy import START, GameUpdate, Standing, rate_table
 
 if TYPE_CHECKING:

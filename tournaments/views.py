@@ -23,7 +23,7 @@ from tournaments.knockout_forms import KnockoutForm
 from tournaments.knockout_selectors import knockout_bracket
 from tournaments.league_forms import LeagueForm
 from tournaments.league_selectors import division_of
-from tournaments.standings import standings, tie_break_order, tie_breaks_of
+from tournaments.standings import standings, table_scheme_of, tie_break_order, tie_breaks_of
 from tournaments.swiss_forms import SwissForm
 from tournaments.swiss_selectors import swiss_summary
 
@@ -62,7 +62,7 @@ def _tournament_page(
         "tournament": tournament,
         "rounds": listing.round_results(tournament),
         "standings": standings(tournament),
-        "tie_break_order": tie_break_order(tie_breaks_of(tournament)),
+        "tie_break_order": tie_break_order(tie_breaks_of(tournament), table_scheme_of(tournament)),
         "entrants": ratings_selectors.tournament_entrants(tournament),
         "swiss": swiss_summary(tournament),
         "swiss_refusal": refusal,

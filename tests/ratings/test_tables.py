@@ -123,7 +123,9 @@ def test_a_table_of_four_with_a_tie_draws_the_tied_pair(organiser, make_member) 
     }
     tied = [Outcome(START, 0.0), Outcome(START, 0.5), Outcome(START, 1.0)]
     assert changes[ben.pk].after == changes[cat.pk].after == rate(START, tied, tau=TAU)
-    assert changes[ann.pk].rating_after > changes[ben.pk].rating_after > changes[dan.pk].rating_after
+    assert (
+        changes[ann.pk].rating_after > changes[ben.pk].rating_after > changes[dan.pk].rating_after
+    )
     line = selectors.history(ben, "classic")[0]
     assert (line.opponent, line.outcome, line.opponent_has_page) == (
         "a table of 4",
@@ -147,7 +149,9 @@ def test_each_opponent_counts_as_they_stood_going_in(organiser, make_member) -> 
 def test_a_duel_is_the_table_of_two(organiser, alice, bob) -> None:
     for result, places in (("first", (1, 2)), ("second", (2, 1)), ("draw", (1, 1))):
         duel = rate_game(Standing(), Standing(), result=result, at=FINISHED_AT)
-        table = rate_table({1: Standing(), 2: Standing()}, dict(zip((1, 2), places)), at=FINISHED_AT)
+        table = rate_table(
+            {1: Standing(), 2: Standing()}, dict(zip((1, 2), places, strict=True)), at=FINISHED_AT
+        )
         assert (table[1], table[2]) == duel
 
 
@@ -202,4 +206,6 @@ def test_the_rebuild_gives_the_live_values_with_tables(organiser, make_member) -
         )
         == before
     )
-    assert sorted(Rating.objects.values_list("member_id", "rating", "deviation", "games")) == ratings
+    assert (
+        sorted(Rating.objects.values_list("member_id", "rating", "deviation", "games")) == ratings
+    )
