@@ -320,6 +320,9 @@ class RoundRobinForm(FirstKickoffMixin):
     ruleset = ruleset_field()
     visibility = visibility_field()
     rated = rated_field()
+    challenge_rule = challenge_rule_field()
+    challenge_window_hours = challenge_window_field()
+    finish_line = finish_line_field()
     seed_by_rating = forms.BooleanField(
         label="Seed by rating",
         required=False,
@@ -343,4 +346,5 @@ class RoundRobinForm(FirstKickoffMixin):
             "visibility_": data["visibility"],
             "rated": data["rated"],
             "seed_by_rating": data["seed_by_rating"],
+            **table_kwargs(data),
         }

@@ -12,10 +12,11 @@ seats the round at tables of at most ``seat_count``:
 2. **The ranking**, as a Swiss of duels ranks (:func:`tournaments.swiss.ranked`): points,
    spread, rating, the lower member number.
 3. **The groups**, top down: the highest-ranked player not yet seated opens the next table
-   (the larger tables first) and takes the players nearest below them in the ranking, by a
-   search with backtracking that finds the seating with the fewest *repeats* (pairs at one
-   table who have met before, each meeting counted) and, within that, the first in rank
-   order: a budget of repeats from 0 upwards, the first seating within budget taken. No
+   (a larger one first, a smaller one if that avoids a repeat) and takes the players nearest
+   below them in the ranking, by a search with backtracking that finds the seating with the
+   fewest *repeats* (pairs at one table who have met before, each meeting counted) and,
+   within that, the first in rank order: a budget of repeats from 0 upwards, the first
+   seating within budget taken. No
    repeat while one is avoidable. Each search is bounded (:data:`SEARCH_LIMIT` steps); one
    cut off widens the budget faster (doubling), so a large field is still seated quickly,
    only perhaps not optimally.
@@ -76,24 +77,29 @@ class _Search:
 
     def run(self, budget: int) -> list[list[Entrant]] | None:
         self.steps = 0
-        return self._seat(self.players, 0, budget)
+        return self._seat(self.players, tuple(self.sizes), budget)
 
-    def _seat(self, unseated: list[Entrant], table: int, budget: int) -> list[list[Entrant]] | None:
+    def _seat(
+        self, unseated: list[Entrant], sizes: tuple[int, ...], budget: int
+    ) -> list[list[Entrant]] | None:
         if not unseated:
             return []
         top, rest = unseated[0], unseated[1:]
-        for others in combinations(rest, self.sizes[table] - 1):
-            self.steps += 1
-            if self.steps > SEARCH_LIMIT:
-                return None
-            group = [top, *others]
-            cost = self.cost(group)
-            if cost > budget:
-                continue
-            remaining = [e for e in rest if e not in others]
-            found = self._seat(remaining, table + 1, budget - cost)
-            if found is not None:
-                return [group, *found]
+        for size in dict.fromkeys(sizes):  # each size left once, the larger first
+            left = list(sizes)
+            left.remove(size)
+            for others in combinations(rest, size - 1):
+                self.steps += 1
+                if self.steps > SEARCH_LIMIT:
+                    return None
+                group = [top, *others]
+                cost = self.cost(group)
+                if cost > budget:
+                    continue
+                remaining = [e for e in rest if e not in others]
+                found = self._seat(remaining, tuple(left), budget - cost)
+                if found is not None:
+                    return [group, *found]
         return None
 
 

@@ -70,6 +70,7 @@ def _tournament_page(
         "format": listing.tournament_format(tournament),
         "bracket": knockout_bracket(tournament),
         "division": division_of(tournament),
+        "tables": table_scheme_of(tournament) is not None,
     }
     return render(request, "matches/tournament.html", context, status=status)
 
@@ -288,8 +289,11 @@ def tournament_standings_csv(request: HttpRequest, tournament_id: int) -> HttpRe
 
 
 def tournament_tsh_file(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The results as tsh's ``.t`` file for rating submission."""
+    """The results as tsh's ``.t`` file for rating submission: duels only, so a Swiss of
+    tables has none (404)."""
     tournament = _viewable_tournament(request, tournament_id)
+    if table_scheme_of(tournament) is not None:
+        raise Http404("tsh's .t file holds two-player games only.")
     return _download(
         exports.tsh_file(tournament),
         filename=f"{_file_stem(tournament)}.t",

@@ -199,12 +199,18 @@ def create_round_robin(
     no_show_window: timedelta | None = None,
     rated: bool = False,
     seed_by_rating: bool = False,
+    seat_count: int = 2,
+    challenge_rule: str = "void",
+    challenge_window: timedelta | None = None,
+    finish_line: int | None = None,
 ) -> Tournament:
     """Create a tournament and all its fixtures, both seats filled, one round per interval.
 
     ``rated`` is decided here for the tournament and every fixture in it. With
     ``seed_by_rating`` the players are ordered by their rating in the ruleset (highest
     first) before pairing, so top seeds meet the bottom ones first and each other last.
+    Every fixture is a duel at ``challenge_rule``, ``challenge_window`` and ``finish_line``;
+    a ``seat_count`` other than 2 is refused (tables are a Swiss's).
 
     Writes only new rows (nothing another request could hold), in one transaction."""
     require_organiser(organiser)
@@ -218,6 +224,13 @@ def create_round_robin(
     if interval < timedelta(0):
         raise InvalidFixture("The interval between rounds cannot be negative.")
     check_rules(ruleset, lexicon)
+    check_table(
+        ruleset,
+        seat_count=seat_count,
+        challenge_rule=challenge_rule,
+        challenge_window=challenge_window,
+        finish_line=finish_line,
+    )
     with transaction.atomic():
         if seed_by_rating:
             unique_players = seeded_by_rating(unique_players, ruleset=ruleset, at=_now())
@@ -239,6 +252,9 @@ def create_round_robin(
                     tournament=tournament,
                     round_number=round_index + 1,
                     rated=rated,
+                    challenge_rule=challenge_rule,
+                    challenge_window=challenge_window,
+                    finish_line=finish_line,
                 )
                 seated_at = _now()
                 Seat.objects.filter(match=match, position=0).update(
