@@ -103,9 +103,9 @@ def _result_text(match: Match, seats: list[Seat]) -> str:
 def _first_spread(match: Match, seats: list[Seat]) -> int:
     """First's spread as the standings count it (at a table: against every other seat)."""
     placed, _ = table_counts(match, seats)
-    counted = [*placed, *game_counts(match, seats)]
-    first = next((g for g in counted if g.member_id == seats[0].member_id), None)
-    return first.spread if first is not None else 0
+    spreads = {count.member_id: count.spread for count in placed}
+    spreads.update((game.member_id, game.spread) for game in game_counts(match, seats))
+    return spreads.get(seats[0].member_id, 0) if seats[0].member_id is not None else 0
 
 
 def result_columns(tournament: Tournament) -> tuple[str, ...]:

@@ -92,7 +92,7 @@ class SwissForm(FirstKickoffMixin):
         choices=SEAT_CHOICES,
         coerce=int,
         required=False,
-        empty_value=2,
+        empty_value=None,
         initial="2",
         help_text="More than 2: each round seats everyone at tables, grouped by the standings "
         "(no byes, no Gibsonization).",
@@ -129,7 +129,7 @@ class SwissForm(FirstKickoffMixin):
             "prize_places": data["prize_places"],
             "gibsonization": data["gibsonization"],
             "pair_automatically": data["pair_automatically"],
-            "seat_count": data["seat_count"],
+            "seat_count": data["seat_count"] or 2,
             "table_points": data["table_points"] or Swiss.TablePoints.PLACES,
             **table_kwargs(data),
         }

@@ -54,7 +54,10 @@ def members(make_member, count: int, prefix: str = "t") -> list[Member]:
 
 
 def seated(match: Match) -> list[Member]:
-    return [seat.member for seat in match.seats.order_by("position")]
+    """The players at ``match``'s table in seat order (every seat of a Swiss's is filled)."""
+    players = [seat.member for seat in match.seats.order_by("position")]
+    assert all(player is not None for player in players)
+    return [player for player in players if player is not None]
 
 
 def finish_table(
