@@ -22,6 +22,7 @@ from django.utils import timezone
 from accounts.models import Member
 from matches.models import Match, Seat, Tournament
 from matches.services.errors import InvalidFixture
+from tests.tournaments.pages import client_for, local_minute
 from tournaments import exports, services, standings
 from tournaments.models import Swiss, SwissBye
 from tournaments.services.fixtures import TABLES_ONLY_IN_A_SWISS
@@ -338,3 +339,43 @@ def test_round_robins_knockouts_and_leagues_seat_two(organiser, make_member) -> 
     assert set(cup.matches.values_list("seat_count", "challenge_rule", "finish_line")) == {
         (2, "five_point", 200)
     }
+
+
+def test_an_organiser_creates_a_swiss_of_tables_on_the_form(organiser, make_member) -> None:
+    names = [member.username for member in members(make_member, 5, prefix="form")]
+    form = {
+        "swiss-name": "Club tables",
+        "swiss-players": "\n".join(names),
+        "swiss-rounds": "3",
+        "swiss-first_kickoff": local_minute(timezone.now() + timedelta(days=2)),
+        "swiss-interval_hours": "72",
+        "swiss-ruleset": "classic",
+        "swiss-visibility": "public",
+        "swiss-rated": "on",
+        "swiss-bye_points": "1",
+        "swiss-bye_spread": "50",
+        "swiss-prize_places": "3",
+        "swiss-seat_count": "4",
+        "swiss-table_points": "wins",
+        "swiss-challenge_rule": "double",
+        "swiss-challenge_window_hours": "6",
+        "swiss-finish_line": "300",
+    }
+    client = client_for(organiser)
+    refused = client.post("/organise/swiss/", {**form, "swiss-ruleset": "word-duel"})
+    assert refused.status_code == 400
+    assert "The word-duel ruleset does not seat 4 players." in refused.content.decode()
+    assert not Swiss.objects.exists()
+
+    answer = client.post("/organise/swiss/", form)
+    assert answer.status_code == 302
+    swiss = Swiss.objects.get(tournament__name="Club tables")
+    assert (
+        swiss.seat_count,
+        swiss.table_points,
+        swiss.challenge_rule,
+        swiss.challenge_window,
+        swiss.finish_line,
+    ) == (4, "wins", "double", timedelta(hours=6), 300)
+    page = client.get(answer.url).content.decode()
+    assert "A Swiss of tables: each round seats everyone at tables of up to 4" in page
