@@ -6,7 +6,8 @@ checked against a brute force over every way to seat the same players at the sam
 - everyone seated once, at tables of exactly those sizes;
 - no repeat while avoidable: the seating has the fewest repeats (pairs at a table who have
   met before) any seating has;
-- grouped by the standings: with nobody having met, the tables are the ranking cut top down.
+- grouped by the standings: with nobody having met, the tables are the ranking cut top down;
+- a table game's points "by place" are also one per player placed below, a half per tie.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from matches.places import pairwise_score
 from tournaments.swiss import Entrant, PairingImpossible, ranked
 from tournaments.swiss_tables import pair_tables, table_sizes
 
@@ -165,3 +167,20 @@ def test_round_two_of_sixteen_at_tables_of_four_repeats_no_pair() -> None:
     assert paired.tables[0] == (1, 5, 9, 13)  # the top player with the nearest they can meet
     for table in paired.tables:
         assert len({group_of[pk] for pk in table}) == 4
+
+
+@given(places=st.lists(st.integers(1, 4), min_size=2, max_size=4))
+def test_by_place_is_a_point_per_player_below_and_a_half_per_tie(places: list[int]) -> None:
+    """The two readings of "by place" give the same numbers for any places, ties included:
+    N-1 for first ... 0 for last with tied players sharing the average of the points their
+    positions would have had, and one point per player placed below plus a half per tie."""
+    by_seat = dict(enumerate(places))
+    n = len(places)
+    order = sorted(by_seat, key=by_seat.__getitem__)
+    position_points = {seat: n - 1 - index for index, seat in enumerate(order)}
+    for seat, place in by_seat.items():
+        tied = [other for other, p in by_seat.items() if p == place]
+        average = sum(position_points[other] for other in tied) / len(tied)
+        assert pairwise_score(by_seat, seat) == average
+    # Every pair's point is shared out: the table's points are its pairs, N(N-1)/2.
+    assert sum(pairwise_score(by_seat, seat) for seat in by_seat) == n * (n - 1) / 2
