@@ -377,5 +377,5 @@ def test_an_organiser_creates_a_swiss_of_tables_on_the_form(organiser, make_memb
         swiss.challenge_window,
         swiss.finish_line,
     ) == (4, "wins", "double", timedelta(hours=6), 300)
-    page = client.get(answer.url).content.decode()
+    page = client.get(answer["Location"]).content.decode()
     assert "A Swiss of tables: each round seats everyone at tables of up to 4" in page
