@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from matches.models import Match, Seat
+from matches.places import pairwise_score, pairwise_spread, seat_places
 
 #: Results decided on the board: the final scores are the spread.
 ON_THE_BOARD = frozenset({Match.EndReason.PLAYED_OUT, Match.EndReason.SIX_SCORELESS})
@@ -84,3 +85,76 @@ def game_counts(match: Match, seats: Sequence[Seat]) -> list[GameCount]:
             )
         )
     return lines
+
+
+# ---------------------------------------------------------------- tables of 3-4
+
+
+@dataclass(frozen=True)
+class TableCount:
+    """What one finished table game counts for, from one seated member's side: their place
+    among ``players``, their pairwise score (one per player placed below, a half per tie:
+    also N-1 for first ... 0 for last, ties sharing the average), their share of first place
+    (1 alone, 1/k of k tied, else 0) and their spread (the duel spread against each other
+    player, summed: :func:`matches.places.pairwise_spread`)."""
+
+    match_id: int
+    member_id: int
+    place: int
+    players: int
+    pairwise: float
+    first_share: float
+    spread: int
+
+
+def is_table(match: Match) -> bool:
+    """Whether ``match`` finished as a table: its result is its seats' places."""
+    return match.status == Match.Status.FINISHED and match.result == Match.Result.TABLE
+
+
+def table_counts(match: Match, seats: Sequence[Seat]) -> tuple[list[TableCount], list[GameCount]]:
+    """What a finished table counts for each placed member, and its pairwise games: each
+    pair of players once from either side (the better place a win, the same place a draw,
+    with that pair's spread), for head-to-head and the opposition's tie-breaks. Spread as a
+    duel's: the final scores played out, never in the worse-placed player's favour after a
+    resignation, nothing when the board did not settle the scores. Nothing for a match that
+    is not a finished table."""
+    places = seat_places(match, seats) if is_table(match) else None
+    if places is None:
+        return [], []
+    scores = {seat.member_id: seat.score for seat in seats if seat.member_id in places}
+    on_board = match.end_reason in ON_THE_BOARD
+    resigned = match.end_reason == Match.EndReason.RESIGNED
+    firsts = sum(place == 1 for place in places.values())
+
+    def spread(member: int, among: dict[int, int]) -> int:
+        if not (on_board or resigned):
+            return 0
+        return pairwise_spread(scores, among, member, clamped=resigned)
+
+    lines = [
+        TableCount(
+            match_id=match.id,
+            member_id=member,
+            place=place,
+            players=len(places),
+            pairwise=pairwise_score(places, member),
+            first_share=1 / firsts if place == 1 else 0.0,
+            spread=spread(member, places),
+        )
+        for member, place in places.items()
+    ]
+    games = [
+        GameCount(
+            match_id=match.id,
+            member_id=member,
+            opponent_id=other,
+            points=pairwise_score(pair, member),
+            spread=spread(member, pair),
+        )
+        for member in places
+        for other in places
+        if other != member
+        for pair in ({member: places[member], other: places[other]},)
+    ]
+    return lines, games

@@ -752,10 +752,12 @@ class StandingRow(Shape):
     username: str
     name: str
     played: int
-    won: int
-    drawn: int
-    lost: int
-    points: float = Field(description="A win 1, a draw 0.5.")
+    won: int = Field(description="Duels won; table games placed first alone.")
+    drawn: int = Field(description="Duels drawn; table games placed first, shared.")
+    lost: int = Field(description="Duels lost; table games not placed first.")
+    points: float = Field(
+        description="A win 1, a draw 0.5; a table game as its Swiss's table_points say."
+    )
     spread: int
     byes: int = Field(
         description="A Swiss's byes, counted in played, won/drawn/lost, points and spread as "
@@ -816,6 +818,24 @@ class SwissRoundView(Shape):
     unfinished: int = Field(description="For a forced round: the earlier games left to play.")
 
 
+class TableRules(Shape):
+    """The table every fixture of a format is played at (docs/RULES.md sections 3 and 18)."""
+
+    seat_count: int = Field(
+        description="The most players a game seats: 2 (duels), or 3-4 (a Swiss of tables)."
+    )
+    challenge_rule: Literal["void", "single", "double", "five_point", "ten_point"]
+    challenge_window_seconds: int | None = Field(
+        description="How long a play stays open to a challenge; null: the next move's deadline."
+    )
+    finish_line: int | None = Field(description="The score that ends a game; null: off.")
+    table_points: Literal["places", "wins"] = Field(
+        description="What a table game scores: places, N-1 for first ... 0 for last, ties "
+        "sharing the average (the same as one per player placed below, a half per tie); "
+        "wins, 1 for first place, shared equally on a tie. A duel scores 1, 0.5, 0 either way."
+    )
+
+
 class SwissRounds(Shape):
     """A Swiss as its tournament page shows it (docs/RULES.md section 3)."""
 
@@ -830,6 +850,7 @@ class SwissRounds(Shape):
     prize_places: int
     gibsonization: bool
     pair_automatically: bool
+    table: TableRules
     round_list: list[SwissRoundView]
 
 

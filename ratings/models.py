@@ -55,7 +55,8 @@ class Rating(models.Model):
 
 class RatingChange(models.Model):
     """What one rated match did to one player's rating: before (as it stood going in, the
-    deviation grown over the idle time) and after."""
+    deviation grown over the idle time) and after; at a table, against every other player
+    at once (one rating period, the pairwise results)."""
 
     match = models.ForeignKey(
         "matches.Match", on_delete=models.CASCADE, related_name="rating_changes"
@@ -63,10 +64,15 @@ class RatingChange(models.Model):
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
+    #: A duel's opponent; None at a table of 3-4 (the match lists who sat there).
     opponent = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", null=True
     )
+    #: How many players the member was rated against: 1 in a duel, 2-3 at a table.
+    opponents = models.PositiveSmallIntegerField(default=1)
     ruleset = models.CharField(max_length=20)
+    #: The pairwise results summed: a duel's 1, ½ or 0; at a table one for each player
+    #: placed below, a half for each tie (docs/RATINGS.md, "Tables").
     score = models.FloatField()
     rating_before = models.FloatField()
     deviation_before = models.FloatField()
@@ -84,7 +90,8 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "member"], name="rating_change_once"),
             models.CheckConstraint(
-                condition=Q(score__in=[0.0, 0.5, 1.0]), name="rating_change_score"
+                condition=Q(score__gte=0.0, score__lte=models.F("opponents")),
+                name="rating_change_score_of_its_opponents",
             ),
         ]
 

@@ -10,9 +10,11 @@ up to :data:`MAX_DEVIATION`. Everything here is pure: the same log gives the sam
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from matches.places import pairwise
 from ratings.glicko2 import Glicko2, Outcome, idle, rate
 
 #: Glicko-2's system constant: how far a surprise may move the volatility (0.3-1.2 in the
@@ -69,27 +71,40 @@ class GameUpdate:
 
     before: Glicko2
     after: Standing
+    #: The game's score: a duel's 1, ½ or 0; at a table the pairwise results summed (one
+    #: for each player placed below, a half for each tie).
     score: float
+
+
+def rate_table(
+    standings: Mapping[int, Standing], places: Mapping[int, int], *, at: datetime
+) -> dict[int, GameUpdate]:
+    """Every player of one game after it, by member id: one rating period each, rated on
+    the pairwise results between them (the better place wins, the same place is a draw),
+    each opponent as they stood going in. A duel is the one pair."""
+    going_in = {player: standings[player].at(at) for player in places}
+    outcomes: dict[int, list[Outcome]] = {player: [] for player in places}
+    for pair in pairwise(places):
+        outcomes[pair.better].append(Outcome(going_in[pair.worse], pair.score))
+        outcomes[pair.worse].append(Outcome(going_in[pair.better], 1.0 - pair.score))
+    updates = {}
+    for player, games in outcomes.items():
+        after = rate(going_in[player], games, tau=TAU)
+        standing = standings[player]
+        updates[player] = GameUpdate(
+            before=going_in[player],
+            after=Standing(value=after, games=standing.games + 1, last_played_at=at),
+            score=sum(outcome.score for outcome in games),
+        )
+    return updates
 
 
 def rate_game(
     first: Standing, second: Standing, *, result: str, at: datetime
 ) -> tuple[GameUpdate, GameUpdate]:
-    """Both players after one game ending in ``result`` at ``at``: one rating period each,
-    each rated against the other as they stood going in."""
-    first_score, second_score = SCORES[result]
-    first_in, second_in = first.at(at), second.at(at)
-    updates = []
-    for player, opponent, score, standing in (
-        (first_in, second_in, first_score, first),
-        (second_in, first_in, second_score, second),
-    ):
-        after = rate(player, [Outcome(opponent, score)], tau=TAU)
-        updates.append(
-            GameUpdate(
-                before=player,
-                after=Standing(value=after, games=standing.games + 1, last_played_at=at),
-                score=score,
-            )
-        )
+    """A duel's two players after it ended in ``result`` (First's and Second's): the
+    table of two (:func:`rate_table`)."""
+    first_score, _ = SCORES[result]
+    places = {0: 1 if first_score >= 0.5 else 2, 1: 1 if first_score <= 0.5 else 2}
+    updates = rate_table({0: first, 1: second}, places, at=at)
     return updates[0], updates[1]

@@ -122,6 +122,12 @@ def player_ratings(member: Member, *, now: datetime) -> list[RatingLine]:
     return [_line(row, now) for row in rows]
 
 
+def halves(score: float) -> str:
+    """A score in halves as a club writes it: ``2½``, ``½``, ``3``."""
+    whole, half = divmod(round(score * 2), 2)
+    return f"{whole or ''}½" if half else str(whole)
+
+
 @dataclass(frozen=True)
 class HistoryLine:
     """One rated match in a player's history."""
@@ -135,10 +141,15 @@ class HistoryLine:
     before: Glicko2
     after: Glicko2
     opponent_has_page: bool = True
+    #: 1 in a duel; at a table of 3-4 the players rated against (``opponent`` then names
+    #: the table and ``score`` is the pairwise results summed).
+    opponents: int = 1
 
     @property
     def outcome(self) -> str:
-        return {1.0: "won", 0.5: "drew", 0.0: "lost"}[self.score]
+        if self.opponents == 1:
+            return {1.0: "won", 0.5: "drew", 0.0: "lost"}[self.score]
+        return f"{halves(self.score)} of {self.opponents} pairwise"
 
     @property
     def change(self) -> int:
@@ -167,12 +178,15 @@ def history(member: Member, ruleset: str) -> list[HistoryLine]:
             match_id=change.match_id,
             match_name=change.match.name,
             played_at=change.played_at,
-            opponent_username=change.opponent.username,
-            opponent=change.opponent.label,
+            opponent_username=change.opponent.username if change.opponent else "",
+            opponent=(
+                change.opponent.label if change.opponent else f"a table of {change.opponents + 1}"
+            ),
             score=change.score,
             before=change.before,
             after=change.after,
-            opponent_has_page=change.opponent.is_club_member,
+            opponent_has_page=change.opponent is not None and change.opponent.is_club_member,
+            opponents=change.opponents,
         )
         for change in changes
     ]
@@ -203,13 +217,13 @@ class MatchRatings:
 
 
 def match_ratings(match: Match) -> MatchRatings:
-    """The rating changes of ``match`` (First's, then Second's; none if unrated or not over).
+    """The rating changes of ``match`` in seat order (none if unrated or not over).
 
     Whoever may see the match may see these: a change says no more than the result does.
     """
     changes = RatingChange.objects.filter(match=match).select_related("member")
     seat_of = {seat.member_id: seat.position for seat in match.seats.all()}
-    lines = sorted(changes, key=lambda change: seat_of.get(change.member_id, 2))
+    lines = sorted(changes, key=lambda change: seat_of.get(change.member_id, 4))
     return MatchRatings(
         rated=match.rated,
         changes=[

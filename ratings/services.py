@@ -16,56 +16,61 @@ from typing import TYPE_CHECKING
 from django.db import connection, transaction
 
 from matches.models import Match, Seat
+from matches.places import seat_places
 from ratings.models import Rating, RatingChange
-from ratings.policy import START, GameUpdate, Standing, rate_game
+from ratings.policy import START, GameUpdate, Standing, rate_table
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-_RESULTS = (Match.Result.FIRST, Match.Result.SECOND, Match.Result.DRAW)
+#: The results a rating reads places from: a duel's, or a table's places.
+_RESULTS = (Match.Result.FIRST, Match.Result.SECOND, Match.Result.DRAW, Match.Result.TABLE)
 #: The match facts a rating needs, as ``Match.objects.values`` reads them.
 _MATCH_FIELDS = ("id", "ruleset", "result", "finished_at")
 
 
+def rated_places(match: Match, seats: Sequence[Seat]) -> dict[int, int] | None:
+    """The places a rated match is rated on (member id: place), or None when it moves no
+    rating: unrated, no result, or fewer than two seated members with a place (a duel's
+    no-show has nobody in the other seat to be rated against; an abandoned match has no
+    result)."""
+    if not match.rated or match.finished_at is None:
+        return None
+    return seat_places(match, seats)
+
+
 def is_rated_result(match: Match, seats: Sequence[Seat]) -> bool:
-    """A rated match that finished with a result between two seated members.
-
-    A no-show has nobody in the other seat, so no opponent to be rated against; an
-    abandoned match has no result. Neither changes a rating.
-    """
-    return (
-        match.rated
-        and match.status == Match.Status.FINISHED
-        and match.result in _RESULTS
-        and match.finished_at is not None
-        and len(seats) == 2
-        and all(seat.member_id is not None for seat in seats)
-    )
+    """A rated match that finished with places between at least two seated members."""
+    return rated_places(match, seats) is not None
 
 
-def _change(
-    match_id: int,
-    ruleset: str,
-    member_id: int,
-    opponent_id: int,
-    update: GameUpdate,
-    at: datetime,
-) -> RatingChange:
-    after = update.after.value
-    return RatingChange(
-        match_id=match_id,
-        member_id=member_id,
-        opponent_id=opponent_id,
-        ruleset=ruleset,
-        score=update.score,
-        rating_before=update.before.rating,
-        deviation_before=update.before.deviation,
-        volatility_before=update.before.volatility,
-        rating_after=after.rating,
-        deviation_after=after.deviation,
-        volatility_after=after.volatility,
-        played_at=at,
-    )
+def _changes(
+    match_id: int, ruleset: str, updates: dict[int, GameUpdate], at: datetime
+) -> list[RatingChange]:
+    """One change per player, in seat order (``updates``' order); a duel's names the
+    opponent, a table's none."""
+    changes = []
+    for member_id, update in updates.items():
+        others = [other for other in updates if other != member_id]
+        after = update.after.value
+        changes.append(
+            RatingChange(
+                match_id=match_id,
+                member_id=member_id,
+                opponent_id=others[0] if len(others) == 1 else None,
+                opponents=len(others),
+                ruleset=ruleset,
+                score=update.score,
+                rating_before=update.before.rating,
+                deviation_before=update.before.deviation,
+                volatility_before=update.before.volatility,
+                rating_after=after.rating,
+                deviation_after=after.deviation,
+                volatility_after=after.volatility,
+                played_at=at,
+            )
+        )
+    return changes
 
 
 def _locked_ratings(member_ids: Sequence[int], ruleset: str) -> dict[int, Rating]:
@@ -94,38 +99,34 @@ def _locked_ratings(member_ids: Sequence[int], ruleset: str) -> dict[int, Rating
 
 
 def apply_match_result(*, match: Match, seats: Sequence[Seat]) -> tuple[RatingChange, ...]:
-    """Move both players' ratings by the result of ``match``, once.
+    """Move every player's rating by the result of ``match``, once.
 
     Call it in the transaction that records the result, with the match row locked (as
-    ``finish_match`` does). Locks both players' :class:`Rating` rows in the match's ruleset
-    (``select_for_update``); writes the two rows and the two :class:`RatingChange` rows. An
-    unrated match, or one with no result between two members, changes nothing; a match
-    whose changes are recorded already changes nothing again (the changes are unique per
-    match and member). Returns the changes made, First's then Second's (or none).
+    ``finish_match`` does). A duel is rated on its result, a table of 3-4 on the pairwise
+    results of its places (``Seat.place``: the better place wins, the same place draws),
+    each player in one rating period against every other. Locks the players' :class:`Rating`
+    rows in the match's ruleset (``select_for_update``, in member order); writes them and a
+    :class:`RatingChange` per player. An unrated match, or one without places between two
+    members, changes nothing; a match whose changes are recorded already changes nothing
+    again (the changes are unique per match and member). Returns the changes made, in seat
+    order (or none).
     """
-    if not is_rated_result(match, seats):
+    places = rated_places(match, seats)
+    if places is None:
         return ()
     if RatingChange.objects.filter(match_id=match.id).exists():
         return ()
-    first_id, second_id = (seat.member_id for seat in seats)
-    assert first_id is not None, "is_rated_result: both seats held"
-    assert second_id is not None, "is_rated_result: both seats held"
-    assert match.finished_at is not None, "is_rated_result: finished"
-    ratings = _locked_ratings([first_id, second_id], match.ruleset)
-    first, second = ratings[first_id], ratings[second_id]
+    assert match.finished_at is not None, "rated_places: finished"
+    ratings = _locked_ratings(list(places), match.ruleset)
     at = match.finished_at
-    first_update, second_update = rate_game(
-        first.standing, second.standing, result=match.result, at=at
-    )
-    changes = (
-        _change(match.id, match.ruleset, first_id, second_id, first_update, at),
-        _change(match.id, match.ruleset, second_id, first_id, second_update, at),
-    )
+    updates = rate_table({pk: ratings[pk].standing for pk in places}, places, at=at)
+    changes = _changes(match.id, match.ruleset, updates, at)
     RatingChange.objects.bulk_create(changes)
-    for row, update in ((first, first_update), (second, second_update)):
+    for member_id, update in updates.items():
+        row = ratings[member_id]
         row.set_standing(update.after)
         row.save(update_fields=["rating", "deviation", "volatility", "games", "last_played_at"])
-    return changes
+    return tuple(changes)
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ def _lock_tables() -> None:
 def rebuild_ratings() -> Rebuilt:
     """Recompute every rating and rating change from the matches alone.
 
-    Every rated match that finished with a result between two members, in the order
+    Every rated match that finished with places between two members or more, in the order
     they finished (then by id), is rated exactly as :func:`apply_match_result` rates it.
     One transaction: the old rows go and the new ones come together, with both tables
     locked against writers meanwhile (see :func:`_lock_tables`). Deterministic: the same
@@ -169,31 +170,26 @@ def rebuild_ratings() -> Rebuilt:
             .order_by("finished_at", "id")
             .values(*_MATCH_FIELDS)
         )
-        members: dict[int, dict[int, int | None]] = {}
-        for seat in Seat.objects.filter(match_id__in=[m["id"] for m in matches]).values(
-            "match_id", "position", "member_id"
+        seats: dict[int, list[Seat]] = {}
+        for seat in Seat.objects.filter(match_id__in=[m["id"] for m in matches]).order_by(
+            "match_id", "position"
         ):
-            members.setdefault(seat["match_id"], {})[seat["position"]] = seat["member_id"]
+            seats.setdefault(seat.match_id, []).append(seat)
         standings: dict[tuple[int, str], Standing] = {}
         changes: list[RatingChange] = []
         rated = 0
-        for match in matches:
-            first_id, second_id = (members.get(match["id"], {}).get(p) for p in (0, 1))
-            if first_id is None or second_id is None:
+        for facts in matches:
+            match = Match(status=Match.Status.FINISHED, rated=True, **facts)
+            places = rated_places(match, seats.get(match.id, []))
+            if places is None:
                 continue  # a no-show: nobody to be rated against
-            ruleset, at = match["ruleset"], match["finished_at"]
-            first_key, second_key = (first_id, ruleset), (second_id, ruleset)
-            first_update, second_update = rate_game(
-                standings.get(first_key, Standing()),
-                standings.get(second_key, Standing()),
-                result=match["result"],
-                at=at,
+            ruleset, at = match.ruleset, facts["finished_at"]
+            updates = rate_table(
+                {pk: standings.get((pk, ruleset), Standing()) for pk in places}, places, at=at
             )
-            standings[first_key], standings[second_key] = first_update.after, second_update.after
-            changes += [
-                _change(match["id"], ruleset, first_id, second_id, first_update, at),
-                _change(match["id"], ruleset, second_id, first_id, second_update, at),
-            ]
+            for member_id, update in updates.items():
+                standings[(member_id, ruleset)] = update.after
+            changes += _changes(match.id, ruleset, updates, at)
             rated += 1
         RatingChange.objects.all().delete()
         Rating.objects.all().delete()

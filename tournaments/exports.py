@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import UTC
 
 from matches import visibility
-from matches.game_counts import ON_THE_BOARD, game_counts
-from matches.models import Match, Tournament
+from matches.game_counts import ON_THE_BOARD, game_counts, table_counts
+from matches.models import Match, Seat, Tournament
 from ratings.selectors import ratings_at
 from tournaments.models import SwissBye
-from tournaments.standings import standings
+from tournaments.standings import standings, table_scheme_of
 
 RESULT_COLUMNS = (
     "round",
@@ -33,6 +33,8 @@ RESULT_COLUMNS = (
     "end_reason",
     "finished_at",
 )
+#: A Swiss of tables' results add its other seats and every seat's place.
+TABLE_RESULT_COLUMNS = ("third", "third_score", "fourth", "fourth_score", "places")
 STANDING_COLUMNS = (
     "rank",
     "member",
@@ -74,15 +76,52 @@ def _finished(tournament: Tournament) -> list[Match]:
     )
 
 
+def _table_cells(match: Match, seats: list[Seat]) -> dict[str, object]:
+    """A table's third and fourth seats (empty at a smaller table) and every seat's place,
+    First's first (``1 2 2 4``; ``-`` for a seat without one)."""
+    cells: dict[str, object] = {}
+    for position, word in ((2, "third"), (3, "fourth")):
+        seat = seats[position] if position < len(seats) else None
+        cells[word] = _text(seat.member.username if seat and seat.member else "")
+        cells[f"{word}_score"] = seat.score if seat is not None else ""
+    places = [str(seat.place) if seat.place is not None else "-" for seat in seats]
+    cells["places"] = " ".join(places) if match.result == Match.Result.TABLE else ""
+    return cells
+
+
+def _result_text(match: Match, seats: list[Seat]) -> str:
+    """The result in words: a table's winner (or the players sharing first place), else the
+    match page's words (:func:`matches.visibility.result_text`)."""
+    if match.result != Match.Result.TABLE:
+        return visibility.result_text(match, seats)
+    first = [seat.member.username for seat in seats if seat.place == 1 and seat.member]
+    if len(first) == 1:
+        return f"{first[0]} won"
+    return " and ".join(first) + " shared first place" if first else "No result"
+
+
+def _first_spread(match: Match, seats: list[Seat]) -> int:
+    """First's spread as the standings count it (at a table: against every other seat)."""
+    placed, _ = table_counts(match, seats)
+    spreads = {count.member_id: count.spread for count in placed}
+    spreads.update((game.member_id, game.spread) for game in game_counts(match, seats))
+    return spreads.get(seats[0].member_id, 0) if seats[0].member_id is not None else 0
+
+
+def result_columns(tournament: Tournament) -> tuple[str, ...]:
+    """The results' columns: a Swiss of tables adds :data:`TABLE_RESULT_COLUMNS`."""
+    tables = table_scheme_of(tournament) is not None
+    return RESULT_COLUMNS + TABLE_RESULT_COLUMNS if tables else RESULT_COLUMNS
+
+
 def result_rows(tournament: Tournament) -> list[dict[str, object]]:
     """One row per finished match: its round, players (usernames), scores, First's spread
     as the standings count it, the result and end reason in words, and when it finished
-    (UTC, ISO 8601)."""
+    (UTC, ISO 8601); in a Swiss of tables also the third and fourth seats and the places."""
+    tables = table_scheme_of(tournament) is not None
     rows: list[dict[str, object]] = []
     for match in _finished(tournament):
-        seats = list(match.seats.all())
-        counted = game_counts(match, seats)
-        first = next((g for g in counted if g.member_id == seats[0].member_id), None)
+        seats = sorted(match.seats.all(), key=lambda seat: seat.position)
         assert match.finished_at is not None
         rows.append(
             {
@@ -92,10 +131,11 @@ def result_rows(tournament: Tournament) -> list[dict[str, object]]:
                 "first_score": seats[0].score,
                 "second": _text(seats[1].member.username if seats[1].member else ""),
                 "second_score": seats[1].score,
-                "spread": first.spread if first is not None else 0,
-                "result": _text(visibility.result_text(match, seats)),
+                "spread": _first_spread(match, seats),
+                "result": _text(_result_text(match, seats)),
                 "end_reason": match.get_end_reason_display(),
                 "finished_at": match.finished_at.astimezone(UTC).isoformat(),
+                **(_table_cells(match, seats) if tables else {}),
             }
         )
     return rows
@@ -126,7 +166,7 @@ def standing_rows(tournament: Tournament) -> list[dict[str, object]]:
 
 
 def results_csv(tournament: Tournament) -> str:
-    return _csv(RESULT_COLUMNS, result_rows(tournament))
+    return _csv(result_columns(tournament), result_rows(tournament))
 
 
 def standings_csv(tournament: Tournament) -> str:
@@ -200,6 +240,8 @@ def tsh_file(tournament: Tournament) -> str:
 __all__ = [
     "RESULT_COLUMNS",
     "STANDING_COLUMNS",
+    "TABLE_RESULT_COLUMNS",
+    "result_columns",
     "result_rows",
     "results_csv",
     "standing_rows",

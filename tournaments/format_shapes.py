@@ -24,6 +24,7 @@ from matches.schemas import (
     SwissByeView,
     SwissRounds,
     SwissRoundView,
+    TableRules,
     TieScoreView,
     Zone,
 )
@@ -83,6 +84,17 @@ def api_swiss(tournament: Tournament) -> SwissRounds | None:
         prize_places=summary.prize_places,
         gibsonization=summary.gibsonization,
         pair_automatically=summary.pair_automatically,
+        table=TableRules(
+            seat_count=summary.seat_count,
+            challenge_rule=summary.challenge_rule,
+            challenge_window_seconds=(
+                int(summary.challenge_window.total_seconds())
+                if summary.challenge_window is not None
+                else None
+            ),
+            finish_line=summary.finish_line,
+            table_points=summary.table_points,
+        ),
         round_list=[_swiss_round(line) for line in summary.lines],
     )
 

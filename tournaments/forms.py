@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -52,6 +53,58 @@ def hours_between(
 
 def ruleset_field() -> forms.ChoiceField:
     return forms.ChoiceField(choices=ruleset_choices, initial="word-duel")
+
+
+#: The engine's challenge rules in words (docs/RULES.md section 18).
+CHALLENGE_CHOICES = [
+    ("void", "Void: a phony is refused outright"),
+    ("single", "Single: a wrong challenge costs nothing"),
+    ("double", "Double: a wrong challenge loses the challenger's next turn"),
+    ("five_point", "5-point: a wrong challenge gives the player 5 points"),
+    ("ten_point", "10-point: a wrong challenge gives the player 10 points"),
+]
+
+
+def challenge_rule_field() -> forms.ChoiceField:
+    """Not required: a form posted without it (an older page, a script) plays void."""
+    return forms.ChoiceField(
+        label="Challenges", choices=CHALLENGE_CHOICES, initial="void", required=False
+    )
+
+
+def challenge_window_field() -> forms.DecimalField:
+    """How long a play stays open to a challenge, in hours; empty: the next move's deadline."""
+    return forms.DecimalField(
+        label="Challenge window (hours)",
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=24 * 14,
+        max_digits=6,
+        decimal_places=2,
+        help_text="Empty: a play can be challenged until the next player moves or their "
+        "time runs out.",
+    )
+
+
+def finish_line_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        label="Finish Line",
+        required=False,
+        min_value=1,
+        max_value=2000,
+        help_text="Empty: off. Otherwise a game ends when a player reaches this score.",
+    )
+
+
+def table_kwargs(data: dict[str, Any]) -> dict[str, Any]:
+    """The table fields' service keywords (``challenge_rule``, ``challenge_window``,
+    ``finish_line``) from a form's cleaned data."""
+    window = data.get("challenge_window_hours")
+    return {
+        "challenge_rule": data.get("challenge_rule") or "void",
+        "challenge_window": timedelta(hours=float(window)) if window is not None else None,
+        "finish_line": data.get("finish_line"),
+    }
 
 
 def visibility_field() -> forms.ChoiceField:
@@ -267,6 +320,9 @@ class RoundRobinForm(FirstKickoffMixin):
     ruleset = ruleset_field()
     visibility = visibility_field()
     rated = rated_field()
+    challenge_rule = challenge_rule_field()
+    challenge_window_hours = challenge_window_field()
+    finish_line = finish_line_field()
     seed_by_rating = forms.BooleanField(
         label="Seed by rating",
         required=False,
@@ -290,4 +346,5 @@ class RoundRobinForm(FirstKickoffMixin):
             "visibility_": data["visibility"],
             "rated": data["rated"],
             "seed_by_rating": data["seed_by_rating"],
+            **table_kwargs(data),
         }

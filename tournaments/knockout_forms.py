@@ -13,10 +13,14 @@ from tournaments.forms import (
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
     FirstKickoffMixin,
+    challenge_rule_field,
+    challenge_window_field,
     entrants,
+    finish_line_field,
     hours_between,
     rated_field,
     ruleset_field,
+    table_kwargs,
     visibility_field,
 )
 from tournaments.models import Knockout
@@ -64,6 +68,9 @@ class KnockoutForm(FirstKickoffMixin):
     ruleset = ruleset_field()
     visibility = visibility_field()
     rated = rated_field()
+    challenge_rule = challenge_rule_field()
+    challenge_window_hours = challenge_window_field()
+    finish_line = finish_line_field()
 
     def clean_players(self) -> list[Member]:
         return entrants(self.cleaned_data["players"], at_least="A knockout needs")
@@ -81,4 +88,5 @@ class KnockoutForm(FirstKickoffMixin):
             "ruleset": data["ruleset"],
             "visibility_": data["visibility"],
             "rated": data["rated"],
+            **table_kwargs(data),
         }

@@ -14,12 +14,16 @@ from tournaments.forms import (
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
     FirstKickoffMixin,
+    challenge_rule_field,
+    challenge_window_field,
     entrants,
     find_member,
+    finish_line_field,
     hours_between,
     member_input,
     rated_field,
     ruleset_field,
+    table_kwargs,
     visibility_field,
 )
 from tournaments.league import MAX_DIVISION_SIZE
@@ -75,6 +79,9 @@ class LeagueForm(FirstKickoffMixin):
     ruleset = ruleset_field()
     visibility = visibility_field()
     rated = rated_field()
+    challenge_rule = challenge_rule_field()
+    challenge_window_hours = challenge_window_field()
+    finish_line = finish_line_field()
 
     def clean_players(self) -> list[Member]:
         return entrants(self.cleaned_data["players"], at_least="A league needs")
@@ -94,6 +101,7 @@ class LeagueForm(FirstKickoffMixin):
             "ruleset": data["ruleset"],
             "visibility_": data["visibility"],
             "rated": data["rated"],
+            **table_kwargs(data),
         }
 
 

@@ -24,7 +24,8 @@ from matches.models import Match, Tournament
 
 class FixtureRules(models.Model):
     """What every fixture a format makes is played under, set once on the format: the
-    ruleset and lexicon, who may watch, and the no-show window."""
+    ruleset and lexicon, who may watch, the no-show window, and the table's challenge rule,
+    challenge window and finish line (``create_match``'s, docs/RULES.md section 18)."""
 
     ruleset = models.CharField(max_length=40, default="word-duel")
     lexicon = models.CharField(max_length=40, default="enable")
@@ -32,13 +33,24 @@ class FixtureRules(models.Model):
         max_length=10, choices=Match.Visibility.choices, default=Match.Visibility.PUBLIC
     )
     no_show_window = models.DurationField(null=True, blank=True)
+    #: The engine's ``CHALLENGE_RULES``: ``void`` refuses a phony outright.
+    challenge_rule = models.CharField(max_length=10, default="void")
+    #: How long a play stays open to a challenge; None: until the next move's deadline.
+    challenge_window = models.DurationField(null=True, blank=True)
+    #: Finish Line: the score that ends a game (None: off).
+    finish_line = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         abstract = True
 
 
 class Swiss(FixtureRules):
-    """A tournament paired round by round from its standings (docs/RULES.md section 3)."""
+    """A tournament paired round by round from its standings (docs/RULES.md section 3); a
+    Swiss of tables seats each round's players at tables of up to ``seat_count``."""
+
+    class TablePoints(models.TextChoices):
+        PLACES = "places", "By place: N-1 for first ... 0 for last, ties sharing the average"
+        WINS = "wins", "First place only: 1, shared equally on a tie"
 
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="swiss"
@@ -56,6 +68,21 @@ class Swiss(FixtureRules):
     #: Each round paired as soon as the one before is complete (round 1 when created);
     #: the organiser may still pair a round early, by hand.
     pair_automatically = models.BooleanField(default=False)
+    #: The most players a game seats: 2 (duels), or 3-4 where the ruleset seats them, then
+    #: each round is paired into tables (:mod:`tournaments.swiss_tables`).
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    #: What a table game scores in the standings (a duel scores 1, ½, 0 under either).
+    table_points = models.CharField(
+        max_length=8, choices=TablePoints.choices, default=TablePoints.PLACES
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seat_count__gte=2, seat_count__lte=4),
+                name="swiss_two_to_four_seats",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Swiss: {self.tournament}"

@@ -40,10 +40,17 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING, Any, Literal
 
-from matches.game_counts import ON_THE_BOARD, GameCount, counts, game_counts
+from matches.game_counts import (
+    ON_THE_BOARD,
+    GameCount,
+    TableCount,
+    counts,
+    game_counts,
+    table_counts,
+)
 from matches.models import Match, Tournament
 from matches.schemas import StandingRow, TournamentStandings
-from tournaments.models import SwissBye, TournamentOptions, Withdrawal
+from tournaments.models import Swiss, SwissBye, TournamentOptions, Withdrawal
 
 if TYPE_CHECKING:
     from accounts.models import Member
@@ -82,10 +89,29 @@ _ORDER_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def tie_break_order(tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS) -> list[str]:
-    """The whole order in words, first to last, for the page and the API."""
+#: What a table game scores, by the Swiss's ``table_points`` (docs/RULES.md section 12).
+TABLE_POINTS_WORDS: dict[str, str] = {
+    Swiss.TablePoints.PLACES: "at a table N-1 for first ... 0 for last, ties sharing the average",
+    Swiss.TablePoints.WINS: "at a table 1 for first place, shared equally on a tie",
+}
+
+
+def table_points(count: TableCount, scheme: str) -> float:
+    """What a table game scores under ``scheme``: by place (the pairwise score: one per
+    player placed below, a half per tie), or first place only (shared on a tie)."""
+    if scheme == Swiss.TablePoints.WINS:
+        return count.first_share
+    return count.pairwise
+
+
+def tie_break_order(
+    tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS, table_scheme: str | None = None
+) -> list[str]:
+    """The whole order in words, first to last, for the page and the API (a Swiss of
+    tables says what a table game scores)."""
+    tables = f"; {TABLE_POINTS_WORDS[table_scheme]}" if table_scheme else ""
     return [
-        "points (a win 1, a draw ½)",
+        f"points (a win 1, a draw ½{tables})",
         *(words for key in tie_breaks for words in _ORDER_WORDS[key]),
         "the earlier member (lower member number)",
     ]
@@ -108,6 +134,8 @@ class Standing:
     won: int = 0
     drawn: int = 0
     lost: int = 0
+    #: The first sort key: a win 1, a draw ½, a loss 0; a table game what its scheme says.
+    points: float = 0.0
     spread: int = 0
     #: Byes had (a Swiss): each counts as a game with the tournament's bye score.
     byes: int = 0
@@ -121,16 +149,22 @@ class Standing:
     #: Withdrawn by a director (tournaments.models.Withdrawal): still in the table.
     withdrawn: bool = False
 
-    @property
-    def points(self) -> float:
-        """Wins, with a draw counting half: the first sort key."""
-        return self.won + self.drawn / 2
-
     def add(self, game: GameCount) -> None:
         self.played += 1
         self.won += game.points == 1.0
         self.drawn += game.points == 0.5
         self.lost += game.points == 0.0
+        self.points += game.points
+        self.spread += game.spread
+
+    def add_table(self, game: TableCount, *, scheme: str) -> None:
+        """A table game: won when placed first alone, drawn when first shared, else lost;
+        its points as ``scheme`` says (:func:`table_points`), its spread the pairwise one."""
+        self.played += 1
+        self.won += game.first_share == 1.0
+        self.drawn += 0.0 < game.first_share < 1.0
+        self.lost += game.first_share == 0.0
+        self.points += table_points(game, scheme)
         self.spread += game.spread
 
     def add_bye(self, *, points: float, spread: int) -> None:
@@ -140,6 +174,7 @@ class Standing:
         self.won += points == 1.0
         self.drawn += points == 0.5
         self.lost += points == 0.0
+        self.points += points
         self.spread += spread
 
 
@@ -230,6 +265,13 @@ def order(
     return result
 
 
+def table_scheme_of(tournament: Tournament) -> str | None:
+    """What a table game scores in ``tournament``: its Swiss of tables' ``table_points``;
+    None for a tournament of duels."""
+    swiss = Swiss.objects.filter(tournament=tournament, seat_count__gt=2).first()
+    return swiss.table_points if swiss is not None else None
+
+
 def tie_breaks_of(tournament: Tournament) -> tuple[str, ...]:
     """The tournament's chosen tie-breaks, or the default order."""
     options = TournamentOptions.objects.filter(tournament=tournament).first()
@@ -254,6 +296,7 @@ def standings(tournament: Tournament) -> list[Standing]:
     for player in tournament.players.all():
         line_for(player)
     games: list[GameCount] = []
+    scheme = table_scheme_of(tournament) or Swiss.TablePoints.PLACES
     matches = tournament.matches.filter(status=Match.Status.FINISHED).prefetch_related(
         "seats__member"
     )
@@ -261,6 +304,13 @@ def standings(tournament: Tournament) -> list[Standing]:
         seats = list(match.seats.all())
         members = {seat.member_id: seat.member for seat in seats if seat.member is not None}
         scores = {seat.member_id: seat.score for seat in seats}
+        placed, pairs = table_counts(match, seats)
+        for count in placed:
+            line = line_for(members[count.member_id])
+            line.add_table(count, scheme=scheme)
+            if match.end_reason in ON_THE_BOARD or match.end_reason == Match.EndReason.RESIGNED:
+                line.scored += scores[count.member_id]
+        games += pairs
         for game in game_counts(match, seats):
             line = line_for(members[game.member_id])
             line.add(game)
@@ -282,7 +332,7 @@ def api_standings(tournament: Tournament) -> TournamentStandings:
     return TournamentStandings(
         tournament_id=tournament.id,
         name=tournament.name,
-        tie_break_order=tie_break_order(tie_breaks_of(tournament)),
+        tie_break_order=tie_break_order(tie_breaks_of(tournament), table_scheme_of(tournament)),
         standings=[
             StandingRow(**standing_row_fields(rank, line))
             for rank, line in enumerate(standings(tournament), start=1)

@@ -14,20 +14,31 @@ from tournaments.forms import (
     DATETIME_LOCAL_FORMATS,
     DateTimeLocalInput,
     FirstKickoffMixin,
+    challenge_rule_field,
+    challenge_window_field,
     entrants,
+    finish_line_field,
     hours_between,
     rated_field,
     ruleset_field,
+    table_kwargs,
     visibility_field,
 )
+from tournaments.models import Swiss
 from tournaments.services.swiss import MAX_BYE_SPREAD, MAX_ROUNDS
 
 BYE_CHOICES = [("1", "A win"), ("0.5", "A draw"), ("0", "A loss")]
+SEAT_CHOICES = [
+    ("2", "2: duels"),
+    ("3", "Up to 3: tables of 3 (the classic ruleset)"),
+    ("4", "Up to 4: tables of 4 and 3 (the classic ruleset)"),
+]
 
 
 class SwissForm(FirstKickoffMixin):
     """Create a Swiss: players, rounds, the first kick-off and the interval, the bye's
-    score, the prize places (for Gibsonization)."""
+    score, the prize places (for Gibsonization); the table (seats, challenges, Finish Line)
+    and what a table game scores."""
 
     name = forms.CharField(max_length=120)
     players = forms.CharField(
@@ -76,6 +87,28 @@ class SwissForm(FirstKickoffMixin):
         ),
     )
 
+    seat_count = forms.TypedChoiceField(
+        label="Players a game",
+        choices=SEAT_CHOICES,
+        coerce=int,
+        required=False,
+        empty_value=None,
+        initial="2",
+        help_text="More than 2: each round seats everyone at tables, grouped by the standings "
+        "(no byes, no Gibsonization).",
+    )
+    table_points = forms.ChoiceField(
+        label="A table game scores",
+        choices=Swiss.TablePoints.choices,
+        required=False,
+        initial=Swiss.TablePoints.PLACES,
+        help_text="By place is the same as a point for each player placed below you and a "
+        "half for each tie. A duel scores a win 1, a draw ½ either way.",
+    )
+    challenge_rule = challenge_rule_field()
+    challenge_window_hours = challenge_window_field()
+    finish_line = finish_line_field()
+
     def clean_players(self) -> list[Member]:
         return entrants(self.cleaned_data["players"], at_least="A Swiss needs")
 
@@ -96,4 +129,7 @@ class SwissForm(FirstKickoffMixin):
             "prize_places": data["prize_places"],
             "gibsonization": data["gibsonization"],
             "pair_automatically": data["pair_automatically"],
+            "seat_count": data["seat_count"] or 2,
+            "table_points": data["table_points"] or Swiss.TablePoints.PLACES,
+            **table_kwargs(data),
         }

@@ -4,6 +4,7 @@ its score) and Gibsonized player, and the next round to pair. Nothing here write
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,21 @@ class SwissSummary:
     lines: list[SwissRoundLine]
     #: Games of the paired rounds not yet finished (the next round waits for them).
     unfinished: int
+    #: The table every fixture is played at: seats (more than 2: a Swiss of tables), the
+    #: challenge rule, its window, the finish line; what a table game scores.
+    seat_count: int = 2
+    challenge_rule: str = "void"
+    challenge_window: timedelta | None = None
+    finish_line: int | None = None
+    table_points: str = Swiss.TablePoints.PLACES
+
+    @property
+    def tables(self) -> bool:
+        return self.seat_count > 2
+
+    @property
+    def table_points_text(self) -> str:
+        return Swiss.TablePoints(self.table_points).label
 
     @property
     def next_round(self) -> int | None:
@@ -87,4 +103,9 @@ def swiss_summary(tournament: Tournament) -> SwissSummary | None:
         pair_automatically=swiss.pair_automatically,
         lines=lines,
         unfinished=unfinished,
+        seat_count=swiss.seat_count,
+        challenge_rule=swiss.challenge_rule,
+        challenge_window=swiss.challenge_window,
+        finish_line=swiss.finish_line,
+        table_points=swiss.table_points,
     )

@@ -23,7 +23,7 @@ from tournaments.knockout_forms import KnockoutForm
 from tournaments.knockout_selectors import knockout_bracket
 from tournaments.league_forms import LeagueForm
 from tournaments.league_selectors import division_of
-from tournaments.standings import standings, tie_break_order, tie_breaks_of
+from tournaments.standings import standings, table_scheme_of, tie_break_order, tie_breaks_of
 from tournaments.swiss_forms import SwissForm
 from tournaments.swiss_selectors import swiss_summary
 
@@ -62,7 +62,7 @@ def _tournament_page(
         "tournament": tournament,
         "rounds": listing.round_results(tournament),
         "standings": standings(tournament),
-        "tie_break_order": tie_break_order(tie_breaks_of(tournament)),
+        "tie_break_order": tie_break_order(tie_breaks_of(tournament), table_scheme_of(tournament)),
         "entrants": ratings_selectors.tournament_entrants(tournament),
         "swiss": swiss_summary(tournament),
         "swiss_refusal": refusal,
@@ -70,6 +70,7 @@ def _tournament_page(
         "format": listing.tournament_format(tournament),
         "bracket": knockout_bracket(tournament),
         "division": division_of(tournament),
+        "tables": table_scheme_of(tournament) is not None,
     }
     return render(request, "matches/tournament.html", context, status=status)
 
@@ -288,8 +289,11 @@ def tournament_standings_csv(request: HttpRequest, tournament_id: int) -> HttpRe
 
 
 def tournament_tsh_file(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The results as tsh's ``.t`` file for rating submission."""
+    """The results as tsh's ``.t`` file for rating submission: duels only, so a Swiss of
+    tables has none (404)."""
     tournament = _viewable_tournament(request, tournament_id)
+    if table_scheme_of(tournament) is not None:
+        raise Http404("tsh's .t file holds two-player games only.")
     return _download(
         exports.tsh_file(tournament),
         filename=f"{_file_stem(tournament)}.t",

@@ -28,14 +28,16 @@ def locked_match(match_id: int) -> Match:
 
 
 def locked_seats(match: Match) -> list[Seat]:
-    """Both seats, locked, with their members (read by the news the service publishes)."""
+    """Every seat of the table, locked, with their members (read by the news the service
+    publishes)."""
     seats = list(
         Seat.objects.select_for_update(of=("self",))
         .select_related("member")
         .filter(match_id=match.pk)
         .order_by("position")
     )
-    assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
+    expected = list(range(match.seat_count))
+    assert [seat.position for seat in seats] == expected, "a seat row per position of the table"
     return seats
 
 

@@ -84,6 +84,13 @@ def test_a_swiss_answer_names_each_rounds_bye_and_how_it_was_paired(organiser, m
         "prize_places": 3,
         "gibsonization": True,
         "pair_automatically": False,
+        "table": {
+            "seat_count": 2,
+            "challenge_rule": "void",
+            "challenge_window_seconds": None,
+            "finish_line": None,
+            "table_points": "places",
+        },
         "round_list": [
             {
                 "number": 1,

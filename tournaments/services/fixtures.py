@@ -11,7 +11,7 @@ from django.db import transaction
 from accounts.models import Member
 from common.events import FixtureScheduled, PairedMatch, RoundPaired, emit
 from common.text import NOT_ONE_LINE, is_one_line
-from engine import UnknownRuleset, get_ruleset
+from engine import CHALLENGE_RULES, UnknownRuleset, get_ruleset
 from lexicon.lexicon import get_lexicon
 from matches.models import Match, Seat, Tournament
 from matches.news import publish_on_commit
@@ -56,6 +56,40 @@ def check_rules(ruleset: str, lexicon: str) -> None:
         get_lexicon(lexicon)
     except LookupError:
         raise InvalidFixture(f"There is no word list called {lexicon!r}.") from None
+
+
+TABLES_ONLY_IN_A_SWISS = (
+    "Tables of 3 or 4 are paired only in a Swiss: a round robin, a knockout or a league "
+    "seats two players a game."
+)
+NOT_A_WINDOW = "The challenge window must be positive."
+NOT_A_FINISH_LINE = "A finish line is a positive score."
+
+
+def check_table(
+    ruleset: str,
+    *,
+    seat_count: int,
+    challenge_rule: str,
+    challenge_window: timedelta | None,
+    finish_line: int | None,
+    tables: bool = False,
+) -> None:
+    """The table a format's fixtures are played at, checked when the format is created (as
+    ``create_match`` checks each fixture): the seats the ruleset allows (more than two only
+    where the format pairs ``tables``), a known challenge rule, a positive window and
+    finish line. Call it after :func:`check_rules` (the ruleset exists)."""
+    rules = get_ruleset(ruleset)
+    if seat_count != 2 and not tables:
+        raise InvalidFixture(TABLES_ONLY_IN_A_SWISS)
+    if seat_count not in rules.seat_counts:
+        raise InvalidFixture(f"The {rules.name} ruleset does not seat {seat_count} players.")
+    if challenge_rule not in CHALLENGE_RULES:
+        raise InvalidFixture(f"No challenge rule is called {challenge_rule!r}.")
+    if challenge_window is not None and challenge_window <= timedelta(0):
+        raise InvalidFixture(NOT_A_WINDOW)
+    if finish_line is not None and finish_line < 1:
+        raise InvalidFixture(NOT_A_FINISH_LINE)
 
 
 def create_fixture(
@@ -165,12 +199,18 @@ def create_round_robin(
     no_show_window: timedelta | None = None,
     rated: bool = False,
     seed_by_rating: bool = False,
+    seat_count: int = 2,
+    challenge_rule: str = "void",
+    challenge_window: timedelta | None = None,
+    finish_line: int | None = None,
 ) -> Tournament:
     """Create a tournament and all its fixtures, both seats filled, one round per interval.
 
     ``rated`` is decided here for the tournament and every fixture in it. With
     ``seed_by_rating`` the players are ordered by their rating in the ruleset (highest
     first) before pairing, so top seeds meet the bottom ones first and each other last.
+    Every fixture is a duel at ``challenge_rule``, ``challenge_window`` and ``finish_line``;
+    a ``seat_count`` other than 2 is refused (tables are a Swiss's).
 
     Writes only new rows (nothing another request could hold), in one transaction."""
     require_organiser(organiser)
@@ -184,6 +224,13 @@ def create_round_robin(
     if interval < timedelta(0):
         raise InvalidFixture("The interval between rounds cannot be negative.")
     check_rules(ruleset, lexicon)
+    check_table(
+        ruleset,
+        seat_count=seat_count,
+        challenge_rule=challenge_rule,
+        challenge_window=challenge_window,
+        finish_line=finish_line,
+    )
     with transaction.atomic():
         if seed_by_rating:
             unique_players = seeded_by_rating(unique_players, ruleset=ruleset, at=_now())
@@ -205,6 +252,9 @@ def create_round_robin(
                     tournament=tournament,
                     round_number=round_index + 1,
                     rated=rated,
+                    challenge_rule=challenge_rule,
+                    challenge_window=challenge_window,
+                    finish_line=finish_line,
                 )
                 seated_at = _now()
                 Seat.objects.filter(match=match, position=0).update(

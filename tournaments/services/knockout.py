@@ -32,6 +32,7 @@ from tournaments.services.fixtures import (
     announce_round,
     check_players,
     check_rules,
+    check_table,
     clean_name,
     seat_players,
 )
@@ -70,12 +71,18 @@ def create_knockout(
     no_show_window: timedelta | None = None,
     rated: bool = False,
     now: datetime | None = None,
+    seat_count: int = 2,
+    challenge_rule: str = "void",
+    challenge_window: timedelta | None = None,
+    finish_line: int | None = None,
 ) -> Tournament:
     """A knockout with its whole bracket drawn: ``players`` seeded by rating in ``ruleset``
     (``seeding="rating"``) or in the order given (``"order"``), byes to the top seeds, and
     round 1's first games scheduled to kick off at ``first_kickoff`` (at once if it has
     passed). Every tie is best of ``best_of`` (odd); a tie's next game kicks off
-    ``interval`` after its last. Writes only new rows, in one transaction."""
+    ``interval`` after its last. Every game is a duel played at ``challenge_rule``,
+    ``challenge_window`` and ``finish_line``; a ``seat_count`` other than 2 is refused (a
+    tie is between two: tables are a Swiss's). Writes only new rows, in one transaction."""
     require_organiser(organiser)
     now = now or _now()
     name = clean_name(name, what="tournament")
@@ -94,6 +101,13 @@ def create_knockout(
     if interval < timedelta(0):
         raise InvalidFixture(NEGATIVE_INTERVAL)
     check_rules(ruleset, lexicon)
+    check_table(
+        ruleset,
+        seat_count=seat_count,
+        challenge_rule=challenge_rule,
+        challenge_window=challenge_window,
+        finish_line=finish_line,
+    )
     if no_show_window is not None and no_show_window <= timedelta(0):
         raise InvalidFixture("The no-show window must be positive.")
     ids = [player.pk for player in unique]
@@ -116,6 +130,9 @@ def create_knockout(
             lexicon=lexicon,
             visibility=visibility_,
             no_show_window=no_show_window,
+            challenge_rule=challenge_rule,
+            challenge_window=challenge_window,
+            finish_line=finish_line,
         )
         _draw_ties(knockout, drawn, now=now)
         _advance(knockout, now=now)
@@ -327,6 +344,9 @@ def _schedule_game(
         tournament=tournament,
         round_number=tie.round,
         rated=tournament.rated,
+        challenge_rule=knockout.challenge_rule,
+        challenge_window=knockout.challenge_window,
+        finish_line=knockout.finish_line,
     )
     KnockoutGame.objects.create(tie=tie, match=match, number=number)
     top, bottom = tie.top, tie.bottom

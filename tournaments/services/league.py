@@ -26,6 +26,7 @@ from tournaments.models import Division, League, LeagueLeaver, LeagueSeason
 from tournaments.services.fixtures import (
     check_players,
     check_rules,
+    check_table,
     clean_name,
     create_round_robin,
 )
@@ -109,12 +110,18 @@ def create_league(
     visibility_: str = Match.Visibility.PUBLIC,
     no_show_window: timedelta | None = None,
     rated: bool = True,
+    seat_count: int = 2,
+    challenge_rule: str = "void",
+    challenge_window: timedelta | None = None,
+    finish_line: int | None = None,
 ) -> League:
     """A league and its first season: ``players`` in the order given (best first), or by
     rating in the ruleset with ``seed_by_rating``, cut into divisions of
     ``division_size``; each division a round robin (twice, seats swapped, when
     ``double``) whose first round kicks off at ``start``, one round per ``interval``.
     ``movers`` go up from each division but the top and down from each but the bottom.
+    Every fixture is a duel at ``challenge_rule``, ``challenge_window`` and ``finish_line``;
+    a ``seat_count`` other than 2 is refused (tables are a Swiss's).
 
     Writes only new rows, in one transaction."""
     require_organiser(organiser)
@@ -131,6 +138,13 @@ def create_league(
     if no_show_window is not None and no_show_window <= timedelta(0):
         raise InvalidFixture(NO_SHOW_NOT_POSITIVE)
     check_rules(ruleset, lexicon)
+    check_table(
+        ruleset,
+        seat_count=seat_count,
+        challenge_rule=challenge_rule,
+        challenge_window=challenge_window,
+        finish_line=finish_line,
+    )
     with transaction.atomic():
         if seed_by_rating:
             unique = seeded_by_rating(unique, ruleset=ruleset, at=_now())
@@ -146,6 +160,9 @@ def create_league(
             double=double,
             rated=rated,
             no_show_window=no_show_window,
+            challenge_rule=challenge_rule,
+            challenge_window=challenge_window,
+            finish_line=finish_line,
         )
         by_id = {member.pk: member for member in unique}
         placed = rules.first_season([member.pk for member in unique], shape)
@@ -176,6 +193,9 @@ def _new_season(
             visibility_=league.visibility,
             no_show_window=league.no_show_window,
             rated=league.rated,
+            challenge_rule=league.challenge_rule,
+            challenge_window=league.challenge_window,
+            finish_line=league.finish_line,
         )
         Division.objects.create(season=season, rank=rank, tournament=tournament)
     return season

@@ -27,10 +27,12 @@ from tournaments.services.fixtures import (
     announce_round,
     check_players,
     check_rules,
+    check_table,
     clean_name,
     seat_players,
 )
 from tournaments.standings import standings
+from tournaments.swiss_tables import pair_tables
 
 #: The most rounds a Swiss may have.
 MAX_ROUNDS = 50
@@ -45,6 +47,8 @@ NEGATIVE_INTERVAL = "The interval between rounds cannot be negative."
 NO_SUCH_BYE_SCORE = "A bye scores a win, a draw or a loss."
 BYE_SPREAD_OUT_OF_RANGE = f"A bye's spread is at most {MAX_BYE_SPREAD} either way."
 NO_PRIZE_PLACES = "At least one place wins a prize."
+TOO_FEW_FOR_TABLES = "A Swiss of tables needs at least three players."
+NO_SUCH_TABLE_POINTS = "A table game scores by place or by first place only."
 
 
 class NotASwiss(ServiceError):
@@ -100,6 +104,11 @@ def create_swiss(
     prize_places: int = 3,
     gibsonization: bool = True,
     pair_automatically: bool = False,
+    seat_count: int = 2,
+    challenge_rule: str = "void",
+    challenge_window: timedelta | None = None,
+    finish_line: int | None = None,
+    table_points: str = Swiss.TablePoints.PLACES,
 ) -> Tournament:
     """A Swiss tournament with its players and settings, and no fixtures yet: each round
     is paired by :func:`pair_next_round`. Round N kicks off at ``first_kickoff`` plus
@@ -107,7 +116,13 @@ def create_swiss(
     ``bye_points`` (a win, a draw or a loss) and ``bye_spread``; ``prize_places`` is how
     many places win a prize, for Gibsonization. ``rated`` holds for every fixture.
     ``pair_automatically``: round 1 is paired now, and each later round as soon as the one
-    before is complete (:func:`pair_completed_round`); the organiser may still pair early."""
+    before is complete (:func:`pair_completed_round`); the organiser may still pair early.
+
+    Every fixture is played at the table given here: ``challenge_rule``,
+    ``challenge_window``, ``finish_line`` (``create_match``'s). ``seat_count`` 3 or 4 (a
+    ruleset that seats them) makes a Swiss of tables: each round is seated at tables of at
+    most that many (:mod:`tournaments.swiss_tables`), with no bye and no Gibson, and a table
+    game scores ``table_points`` in the standings. Refusals: ``InvalidFixture``."""
     require_organiser(organiser)
     name = clean_name(name, what="tournament")
     unique = list(dict.fromkeys(players))
@@ -127,6 +142,18 @@ def create_swiss(
     if prize_places < 1:
         raise InvalidFixture(NO_PRIZE_PLACES)
     check_rules(ruleset, lexicon)
+    check_table(
+        ruleset,
+        seat_count=seat_count,
+        challenge_rule=challenge_rule,
+        challenge_window=challenge_window,
+        finish_line=finish_line,
+        tables=True,
+    )
+    if seat_count > 2 and len(unique) < 3:
+        raise InvalidFixture(TOO_FEW_FOR_TABLES)
+    if table_points not in Swiss.TablePoints.values:
+        raise InvalidFixture(NO_SUCH_TABLE_POINTS)
     if no_show_window is not None and no_show_window <= timedelta(0):
         raise InvalidFixture("The no-show window must be positive.")
     with transaction.atomic():
@@ -144,8 +171,13 @@ def create_swiss(
             bye_points=Decimal(bye_points),
             bye_spread=bye_spread,
             prize_places=prize_places,
-            gibsonization=gibsonization,
+            gibsonization=gibsonization and seat_count == 2,
             pair_automatically=pair_automatically,
+            seat_count=seat_count,
+            challenge_rule=challenge_rule,
+            challenge_window=challenge_window,
+            finish_line=finish_line,
+            table_points=table_points,
         )
         if pair_automatically:
             swiss = _locked_swiss(tournament.pk)
@@ -275,16 +307,23 @@ def _pair(swiss: Swiss, *, paired_by: Member | None, force: bool, now: datetime)
     if len(players) < 2:
         raise SwissTooSmall(SwissTooSmall.MESSAGE)
     entrants = _entrants(swiss, players, now=now)
+    kickoff = max(swiss.first_kickoff + swiss.interval * (number - 1), now)
+    by_id = {player.pk: player for player in players}
+    if swiss.seat_count > 2:
+        seated = pair_tables(entrants, seat_count=swiss.seat_count)
+        matches = [
+            _schedule(swiss, number, kickoff, [by_id[pk] for pk in table], now=now)
+            for table in seated.tables
+        ]
+        return _record_round(swiss, number, matches, None, None, paired_by, unfinished, now)
     paired = pairing.pair_round(
         entrants,
         rounds_left=swiss.rounds - number + 1,
         prize_places=swiss.prize_places,
         gibsonization=swiss.gibsonization,
     )
-    kickoff = max(swiss.first_kickoff + swiss.interval * (number - 1), now)
-    by_id = {player.pk: player for player in players}
     matches = [
-        _schedule(swiss, number, kickoff, by_id[first], by_id[second], now=now)
+        _schedule(swiss, number, kickoff, [by_id[first], by_id[second]], now=now)
         for first, second in paired.pairs
     ]
     if paired.bye is not None:
@@ -295,23 +334,39 @@ def _pair(swiss: Swiss, *, paired_by: Member | None, force: bool, now: datetime)
             points=swiss.bye_points,
             spread=swiss.bye_spread,
         )
+    gibson = by_id[paired.gibson] if paired.gibson is not None else None
+    return _record_round(swiss, number, matches, paired.bye, gibson, paired_by, unfinished, now)
+
+
+def _record_round(
+    swiss: Swiss,
+    number: int,
+    matches: list[Match],
+    bye: int | None,
+    gibson: Member | None,
+    paired_by: Member | None,
+    unfinished: int,
+    now: datetime,
+) -> PairedRound:
+    """Record round ``number`` as paired and announce it (``RoundPaired``)."""
     SwissRound.objects.create(
         swiss=swiss,
         number=number,
         paired_at=now,
         paired_by=paired_by,
-        gibson=by_id[paired.gibson] if paired.gibson is not None else None,
+        gibson=gibson,
         forced=bool(unfinished),
         unfinished=unfinished,
     )
-    announce_round(tournament.id, number, matches)
-    return PairedRound(number, matches, paired.bye, paired.gibson, unfinished)
+    announce_round(swiss.tournament.id, number, matches)
+    return PairedRound(number, matches, bye, gibson.pk if gibson else None, unfinished)
 
 
 def _schedule(
-    swiss: Swiss, number: int, kickoff: datetime, first: Member, second: Member, *, now: datetime
+    swiss: Swiss, number: int, kickoff: datetime, players: Sequence[Member], *, now: datetime
 ) -> Match:
-    """One fixture of round ``number``, both seats filled, as create_round_robin's."""
+    """One fixture of round ``number`` at a table of ``players`` (in seat order), every seat
+    filled, played at the Swiss's table rules."""
     tournament = swiss.tournament
     label = f"{tournament.name} · Round {number}"
     match = create_match(
@@ -326,6 +381,10 @@ def _schedule(
         round_number=number,
         rated=tournament.rated,
         turn_time=turn_time_of(tournament),
+        seat_count=len(players),
+        challenge_rule=swiss.challenge_rule,
+        challenge_window=swiss.challenge_window,
+        finish_line=swiss.finish_line,
     )
-    seat_players(match, (first, second), now=now)
+    seat_players(match, players, now=now)
     return match
