@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from matches.models import Match, Seat
-from matches.places import pairwise_score, pairwise_spread, seat_places
+from matches.pairwise import pairwise_score, pairwise_spread
+from matches.places import seat_places
 
 #: Results decided on the board: the final scores are the spread.
 ON_THE_BOARD = frozenset({Match.EndReason.PLAYED_OUT, Match.EndReason.SIX_SCORELESS})
@@ -96,7 +97,7 @@ class TableCount:
     among ``players``, their pairwise score (one per player placed below, a half per tie:
     also N-1 for first ... 0 for last, ties sharing the average), their share of first place
     (1 alone, 1/k of k tied, else 0) and their spread (the duel spread against each other
-    player, summed: :func:`matches.places.pairwise_spread`)."""
+    player, summed: :func:`matches.pairwise.pairwise_spread`)."""
 
     match_id: int
     member_id: int

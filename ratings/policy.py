@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from matches.places import pairwise
+from matches.pairwise import pairwise
 from ratings.glicko2 import Glicko2, Outcome, idle, rate
 
 #: Glicko-2's system constant: how far a surprise may move the volatility (0.3-1.2 in the

@@ -167,3 +167,19 @@ def bots_lexicon():
     from lexicon.lexicon import get_lexicon
 
     return get_lexicon("enable", max_len=get_ruleset("outspell").lexicon_max_len)
+
+
+def test_the_bench_and_the_ratings_policy_import_without_django() -> None:
+    """The bench runs as a plain script (``make bench``'s bots step, or by hand): nothing it
+    imports, the ratings' pure policy included, may need Django's settings."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)}
+    code = "import bench.bots, ratings.policy, sys; sys.exit('django.conf' in sys.modules)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], check=False, cwd=root, env=env, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr.decode()

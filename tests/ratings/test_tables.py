@@ -17,7 +17,7 @@ from django.db import transaction
 
 from accounts.models import Member
 from matches.models import Match, Seat
-from matches.places import pairwise, pairwise_score
+from matches.pairwise import pairwise, pairwise_score
 from matches.services.creation import create_match
 from ratings import selectors
 from ratings.glicko2 import Glicko2, Outcome, rate

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.places import pairwise_score
+from matches.pairwise import pairwise_score
 from tournaments.swiss import Entrant, PairingImpossible, ranked
 from tournaments.swiss_tables import pair_tables, table_sizes
 
