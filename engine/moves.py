@@ -179,8 +179,6 @@ def check_move_shape(move: object, *, board_size: int = 15, max_tiles: int = MAX
         return
     if not isinstance(move, Play):
         raise MalformedMove("A move must be a play, a swap or a pass.")
-    if not isinstance(move.tiles, tuple):
-        raise MalformedMove("A play's tiles must be a tuple of placed tiles.")
     placed = move.tiles
     if not isinstance(placed, tuple):
         raise MalformedMove("A play's tiles must be a tuple of placed tiles.")
