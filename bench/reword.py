@@ -1,8 +1,8 @@
 """Reword's computer benchmark, run on demand: ``.venv/bin/python bench/reword.py``.
 
 Takes every position of the golden Reword game (tests/engine/data/reword_golden.json: the
-board before each turn and the rack of the player to move, 40-odd positions from the opening
-to the endgame) and measures, per position:
+board before each turn and the rack of the player to move: its 19 positions after the
+opening, to the endgame) and measures, per position:
 
 - the full one-take search (``takegen.take_plays(max_takes=1)``, no deadline): every legal
   swap and steal and every take-play on each, which is what Easy and Normal look for;
@@ -131,13 +131,14 @@ of the player to move; ENABLE): legal single takes per position median
 The two-take search hit the {args.cap:.0f} s cap in {capped} of {len(games)} positions.
 
 **The budget** (`engine.computer.TAKE_BUDGET`, the `take_budget` keyword of `choose_move`):
-{TAKE_BUDGET:.0f} s. The one-take search fits in it in {within} of {len(games)} positions;
-Hard spends the rest on two-take moves, tried from the most valuable tile taken first, and
-takes the best move it has found when the budget runs out (so at Hard a choice lasts about
-the budget, plus the plain plays' listing). Two takes in full would need the times of the
-second row, which a turn cannot wait for. Where the budget cuts the search, the choice
-depends on the machine's speed: the same position and seed give the same move only when the
-search ends within the budget.
+{TAKE_BUDGET:.0f} s. The one-take search ends within it in {within} of {len(games)} positions
+(a blank on the rack multiplies the swaps and the plays: the slow tail). Where it ends, Hard
+spends the rest on two-take moves; where it does not, every level chooses among the takes it
+searched, tried from the most valuable tile taken first (a swap giving a blank away last), so
+what a cut search misses is mostly the cheap takes. A choice at Hard lasts about the budget
+plus the plain plays' listing. Where the budget cuts the search, the move depends on the
+machine's speed: the same position and seed give the same move only when the search ends
+within the budget (the tests that check what it chooses give it a budget that never cuts).
 """
     write_section("## Reword's computer", text)
     print(text)

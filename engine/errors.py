@@ -270,6 +270,7 @@ class TakeBreaksWord(MoveError):
     """Reword: a swap or a steal would leave a word on the board that is not in the lexicon."""
 
     code = "take_breaks_word"
+    default_message = "A swap or a steal must leave only words on the board."
 
     def __init__(self, word: str) -> None:
         self.word = word.upper()

@@ -120,8 +120,15 @@ _TRY_ORDER = {letter: index for index, letter in enumerate("ZQXJKFHVWYBCMPDGLNRS
 
 
 def _by_value(takes: tuple[AfterTakes, ...]) -> list[AfterTakes]:
-    """The takes that took the most valuable tiles first (a budget is spent on them first)."""
-    return sorted(takes, key=lambda after: _TRY_ORDER.get(after.taken[-1], 99))
+    """The takes that took the most valuable tiles first, and a swap that gives a blank away
+    last of all (a budget is spent on the likeliest first; the order changes nothing else)."""
+
+    def order(after: AfterTakes) -> tuple[bool, int]:
+        last = after.takes[-1]
+        gives_blank = isinstance(last, SwapTake) and last.blank
+        return (gives_blank, _TRY_ORDER.get(after.taken[-1], 99))
+
+    return sorted(takes, key=order)
 
 
 def _plays_after(

@@ -65,7 +65,7 @@ def brute_takes(board: Board, rack: tuple[str, ...], lexicon: Lexicon) -> list[T
 
 def _runs(board: Board, start: tuple[int, int], count: int, across: bool) -> list[tuple[int, int]]:
     """The first ``count`` empty squares from ``start`` along the line (fewer at the edge)."""
-    squares = []
+    squares: list[tuple[int, int]] = []
     row, col = start
     while len(squares) < count and row < board.size and col < board.size:
         if board.get(row, col) is None:
