@@ -43,6 +43,7 @@ from engine.rulesets import RULESETS, VARIANTS
 from engine.takegen import take_plays
 from lexicon.lexicon import Lexicon
 from tests.engine.helpers import SEED, game_with
+from tests.engine.test_rounds import position as rounds_position
 
 # CAT across from 8H, COW down from H8 (sharing the C): the position most cases start from.
 CAT_COW = (("8H", "CAT"), ("H8", ".OW"))
@@ -343,3 +344,10 @@ def test_a_reword_game_replays_and_its_draws_verify(enable: Lexicon) -> None:
     draws = replay_draws(SEED, b"", game.actions, ruleset="reword", lexicon=enable)
     assert draws.drawn == tuple(turn.drawn for turn in game.turns)
     assert isinstance(opening.move, Play)
+
+
+def test_a_round_of_word_skill_refuses_a_take_play() -> None:
+    game = rounds_position("CATSXYZ", turn_time_ms=60_000).start(player=0, at_ms=1_000)
+    move = TakePlay((StealTake(7, 7),), (PlacedTile(7, 7, "C"),))
+    with pytest.raises(TakesOff):
+        game.submit(move, player=0, at_ms=1_500, lexicon=None)
