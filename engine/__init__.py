@@ -101,6 +101,7 @@ from .moves import (
 from .reword import AfterTakes, TakePlayOutcome, apply_takes, evaluate_take_play
 from .rulesets import DEFAULT_RULESET, RULESETS, VARIANTS, Ruleset, get_ruleset
 from .scoring import PlayScore, WordScore, score_play
+from .takegen import legal_takes, take_plays
 from .tiles import DrawStream, draw_tiles, new_seed
 from .wordgraph import GraphStats, WordGraph, clear_word_graphs, word_graph
 
@@ -205,6 +206,7 @@ __all__ = [
     "legal_moves",
     "legal_plays",
     "legal_swaps",
+    "legal_takes",
     "move_from_dict",
     "new_seed",
     "parse_gcg",
@@ -214,6 +216,7 @@ __all__ = [
     "replay",
     "replay_draws",
     "score_play",
+    "take_plays",
     "verify_record",
     "verify_records",
     "word_graph",

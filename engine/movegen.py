@@ -95,7 +95,9 @@ def legal_moves(game: Game, *, lexicon: Collection[str]) -> tuple[LegalMove, ...
     """Every legal move of the player to move: plays, then swaps, then the pass.
 
     Empty when the game is over. ``lexicon`` is the one ``Game.apply`` would be given; its
-    word graph is built on first use and shared (``wordgraph.word_graph``).
+    word graph is built on first use and shared (``wordgraph.word_graph``). Reword's
+    take-plays are not listed here (up to four takes make too many to list):
+    ``takegen.take_plays`` finds them.
     """
     if game.is_over:
         return ()
