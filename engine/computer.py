@@ -28,6 +28,7 @@ position and the same seed give the same move.
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Collection, Container, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,8 +38,9 @@ from typing import Final, Literal
 from .board import Board
 from .leave import LeaveTable, leave_table
 from .movegen import LegalMove, legal_plays, ranked
-from .moves import BLANK, Pass, Swap
+from .moves import BLANK, MAX_TAKES, Pass, Swap, SwapTake, TakePlay
 from .rulesets import Ruleset, get_ruleset
+from .takegen import take_plays
 from .tiles import remove_tiles, sort_rack
 
 #: Why the computer chose its move (for logs and tests).
@@ -54,6 +56,10 @@ VOWELS: Final = frozenset("AEIOU")
 #: Endgame: a tile kept that no play on this board can use costs this many times its value
 #: more (it will likely be counted against its holder, and handed to the opponent).
 STUCK_FACTOR: Final = 1.0
+#: Reword: seconds a choice may spend looking for swaps and steals (docs/PERFORMANCE.md,
+#: "Reword's computer", measured by bench/reword.py). Every one-take move of a position is
+#: usually found well within it; the budget bounds Hard's two-take search.
+TAKE_BUDGET: Final = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +74,18 @@ class Level:
     leave: bool = field(default=False, kw_only=True)
     #: The longest phony it is sure enough of to challenge (0: it never challenges).
     challenge_length: int = field(default=0, kw_only=True)
+    #: Reword: the most swaps and steals it looks for in a turn (0: plain plays only).
+    takes: int = field(default=1, kw_only=True)
+    #: Reword: the chance that it looks for swaps and steals at all on a turn.
+    take_chance: float = field(default=1.0, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.pool < 1 or not 0.0 <= self.floor <= 1.0:
             raise ValueError(f"level {self.name}: pool >= 1 and 0 <= floor <= 1")
         if self.challenge_length < 0:
             raise ValueError(f"level {self.name}: challenge_length >= 0")
+        if not 0 <= self.takes <= MAX_TAKES or not 0.0 <= self.take_chance <= 1.0:
+            raise ValueError(f"level {self.name}: 0 <= takes <= 4 and 0 <= take_chance <= 1")
 
 
 # The levels are set by what they reach, measured by bench/bots.py (docs/PERFORMANCE.md,
@@ -88,10 +100,12 @@ NORMAL_SURE_LENGTH: Final = 4
 ANY_LENGTH: Final = 99
 # Challenges (RULES.md section 18): Easy never; Normal a short phony; Hard any phony. None
 # challenges a word the lexicon holds, so none loses a turn or gives points to a good play.
-EASY: Final = Level("easy", pool=20, floor=0.4)
+# Reword: Easy mostly plays plainly (it looks for one swap or steal one turn in five); Normal
+# looks for one-take moves; Hard for one and two takes, the best it finds within the budget.
+EASY: Final = Level("easy", pool=20, floor=0.4, take_chance=0.2)
 NORMAL: Final = Level("normal", pool=8, floor=0.6, challenge_length=NORMAL_SURE_LENGTH)
 GREEDY: Final = Level("greedy", pool=1, floor=1.0)
-HARD: Final = Level("hard", pool=1, floor=1.0, leave=True, challenge_length=ANY_LENGTH)
+HARD: Final = Level("hard", pool=1, floor=1.0, leave=True, challenge_length=ANY_LENGTH, takes=2)
 #: The levels a member may choose. Greedy is not one: it is the bench's reference.
 LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, NORMAL, HARD)}
 
@@ -247,15 +261,31 @@ def choose_move(
     rng: random.Random,
     vocabulary: Container[str] | None = None,
     leaves: LeaveTable | None = None,
+    take_budget: float = TAKE_BUDGET,
 ) -> Choice:
     """The computer's move in ``position``: always legal there under ``lexicon``.
 
     ``vocabulary`` holds the words it may play (every word a play forms must be in it);
     None allows every word of ``lexicon``. ``rng`` is its only source of chance. ``leaves``
     is the leave table a leave level weighs by; None takes the ruleset's shipped one.
+    Under a ruleset with swaps and steals (reword) it also weighs the take-plays it finds
+    within ``take_budget`` seconds (one take each for Easy and Normal, up to two for Hard).
     """
     chosen_level = get_level(level)
     plays = legal_plays(position.board, position.rack, ruleset=position.ruleset, lexicon=lexicon)
+    if (
+        position.ruleset.swap_and_steal
+        and chosen_level.takes
+        and rng.random() < chosen_level.take_chance
+    ):
+        plays += take_plays(
+            position.board,
+            position.rack,
+            ruleset=position.ruleset,
+            lexicon=lexicon,
+            max_takes=chosen_level.takes,
+            deadline=time.monotonic() + take_budget,
+        )
     if vocabulary is not None:
         plays = tuple(play for play in plays if all(word.word in vocabulary for word in play.words))
     ends = position.scoreless_move_ends_game
@@ -271,7 +301,7 @@ def choose_move(
         return _leave_choice(position, plays, table)
     best_first = ranked(plays)
     if position.bag_count == 0:
-        going_out = tuple(play for play in best_first if len(play.tiles) == len(position.rack))
+        going_out = tuple(play for play in best_first if not kept_tiles(position.rack, play))
         if going_out:
             return _pick(going_out, chosen_level, rng, "go_out")
     best_score = best_first[0].score if best_first else None
@@ -327,6 +357,11 @@ def kept_tiles(rack: Sequence[str], move: LegalMove) -> tuple[str, ...]:
     """What ``rack`` holds after ``move``'s tiles leave it (a blank played leaves a ``?``)."""
     if isinstance(move.move, Swap):
         gone: Iterable[str] = move.move.tiles
+    elif isinstance(move.move, TakePlay):
+        # The rack gives the tiles swapped down, and the play's tiles that were not taken.
+        played = Counter(BLANK if tile.blank else tile.letter for tile in move.tiles)
+        swapped = [t.placed.rack_tile for t in move.move.takes if isinstance(t, SwapTake)]
+        gone = [*swapped, *(played - Counter(move.taken)).elements()]
     else:
         gone = (BLANK if tile.blank else tile.letter for tile in move.tiles)
     kept = remove_tiles(tuple(rack), gone)
@@ -345,6 +380,8 @@ def _leave_choice(position: SeatPosition, plays: Sequence[LegalMove], leaves: Le
     equities = []
     for play in plays:
         used = _tiles_used(play)
+        if play.taken:  # a take-play keeps what its takes left: not a function of ``used``
+            used = (*used, "|", *kept_tiles(rack, play))
         leave = worth.get(used)
         if leave is None:
             leave = worth[used] = leaves.value(kept_tiles(rack, play))
@@ -401,7 +438,7 @@ def _endgame_choice(position: SeatPosition, plays: Sequence[LegalMove]) -> Choic
             equity = play.score - 2.0 * rules.rack_value(kept) - STUCK_FACTOR * stuck
         equities.append(equity)
     move = _first_ranked(plays, equities, max(equities))
-    return Choice(move, "go_out" if len(move.tiles) == len(rack) else "endgame")
+    return Choice(move, "endgame" if kept_tiles(rack, move) else "go_out")
 
 
 def _pick(

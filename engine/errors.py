@@ -223,8 +223,93 @@ class RoundTimeUp(MoveError):
     default_message = "Your time for this round is up."
 
 
+class TakesOff(MoveError):
+    """Reword: the ruleset has no swaps or steals from the board (every ruleset but reword)."""
+
+    code = "takes_off"
+    default_message = "This game has no swaps or steals from the board."
+
+
+class TooManyTakes(MoveError):
+    """Reword: a turn swaps or steals at most four tiles, in any mix."""
+
+    code = "too_many_takes"
+    default_message = "You can swap or steal at most 4 tiles in a turn."
+
+
+class NoTileToTake(MoveError):
+    """Reword: a swap or a steal names a square that holds no tile."""
+
+    code = "no_tile_to_take"
+    default_message = "There is no tile on that square to swap or steal."
+
+
+class TakenTwice(MoveError):
+    """Reword: a square already swapped or stolen from this turn is named again (the tile a
+    swap put down is not taken back the same turn)."""
+
+    code = "taken_twice"
+    default_message = "You have already swapped or stolen on that square this turn."
+
+
+class StealFromShortWord(MoveError):
+    """Reword: a steal from a two-letter word (it would erase the word: no one-letter words)."""
+
+    code = "steal_from_short_word"
+    default_message = "You can only steal from a word of three letters or more."
+
+
+class NotAnEndLetter(MoveError):
+    """Reword: a steal of a tile that is not the first or last letter of every word it is in."""
+
+    code = "not_an_end_letter"
+    default_message = "You can only steal the first or last letter of a word."
+
+
+class TakeBreaksWord(MoveError):
+    """Reword: a swap or a steal would leave a word on the board that is not in the lexicon."""
+
+    code = "take_breaks_word"
+    default_message = "A swap or a steal must leave only words on the board."
+
+    def __init__(self, word: str) -> None:
+        self.word = word.upper()
+        super().__init__(f"That would leave {self.word} on the board, which is not a word.")
+
+
+class SquareBlocked(MoveError):
+    """Reword: the play puts a tile on a square stolen from this turn."""
+
+    code = "square_blocked"
+    default_message = "You cannot play on a square you stole from this turn."
+
+    def __init__(self, *, square: str | None = None) -> None:
+        self.square = square
+        super().__init__(
+            None if square is None else f"{square} is blocked: you stole from it this turn."
+        )
+
+
+class TakenTileNotPlayed(MoveError):
+    """Reword: a tile swapped or stolen this turn is left on the rack by the play."""
+
+    code = "taken_tile_not_played"
+    default_message = "Every tile you swap or steal must be played this turn."
+
+    def __init__(self, *, tile: str | None = None) -> None:
+        self.tile = tile
+        name = "a blank" if tile == "?" else tile
+        super().__init__(
+            None if tile is None else f"You took {name} from the board: play it this turn."
+        )
+
+
 class TableNotAllowed(EngineError, ValueError):
     """The ruleset does not allow that many seats (word-duel: 2; classic: 2 to 4)."""
+
+
+class ChallengeRuleNotAllowed(EngineError, ValueError):
+    """The ruleset checks every word as it is played (reword: a take-play is not withdrawn)."""
 
 
 class UnknownChallengeRule(EngineError, ValueError):

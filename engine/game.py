@@ -24,6 +24,7 @@ from .errors import (
     AlreadyChallenged,
     BagTooSmall,
     ChallengeAfterEnd,
+    ChallengeRuleNotAllowed,
     ChallengesOff,
     MalformedMove,
     MatchOver,
@@ -31,13 +32,25 @@ from .errors import (
     NotYourTurn,
     OwnPlay,
     TableNotAllowed,
+    TakesOff,
     TilesNotOnRack,
     UnknownChallengeRule,
     WholeRackSwap,
 )
-from .moves import BLANK, MAX_TILES, Move, Pass, Play, Swap, check_move_shape, move_from_dict
+from .moves import (
+    BLANK,
+    MAX_TILES,
+    Move,
+    Pass,
+    Play,
+    Swap,
+    TakePlay,
+    check_move_shape,
+    move_from_dict,
+)
+from .reword import evaluate_take_play
 from .rulesets import DEFAULT_RULESET, Ruleset, get_ruleset
-from .scoring import WordScore, evaluate_play
+from .scoring import PlayScore, WordScore, evaluate_play
 from .tiles import DrawStream, draw_tiles, new_seed, remove_tiles, return_tiles, sort_rack
 
 #: ``Game.end_reason`` values.
@@ -121,10 +134,13 @@ class TurnRecord:
     challenge: ChallengeResult | None = None
     #: A turn lost to a wrong challenge under the double rule (recorded as a pass).
     lost_turn: bool = False
+    #: Reword: the tiles a take-play took, in order, as the board held them (lower case: a
+    #: blank, which went back to the rack unlettered).
+    taken: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
-        """``play``, ``swap`` or ``pass``."""
+        """``play``, ``swap``, ``pass`` or ``take_play``."""
         return self.move.kind
 
     @property
@@ -136,7 +152,7 @@ class TurnRecord:
     def is_scoreless(self) -> bool:
         """A pass, a swap, a lost turn or a withdrawn play (a play is never scoreless, even
         one worth 0)."""
-        return not isinstance(self.move, Play) or self.withdrawn
+        return not isinstance(self.move, Play | TakePlay) or self.withdrawn
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON types (``challenge``/``lost_turn`` only when they apply)."""
@@ -154,6 +170,8 @@ class TurnRecord:
             data["challenge"] = self.challenge.to_json()
         if self.lost_turn:
             data["lost_turn"] = True
+        if self.taken:
+            data["taken"] = "".join(self.taken)
         return data
 
     @classmethod
@@ -173,6 +191,7 @@ class TurnRecord:
             totals=tuple(int(total) for total in data["totals"]),
             challenge=None if challenge is None else ChallengeResult.from_json(challenge),
             lost_turn=bool(data.get("lost_turn", False)),
+            taken=tuple(data.get("taken", "")),
         )
 
 
@@ -336,6 +355,10 @@ class Game:
             raise TableNotAllowed(f"The {rules.name} ruleset does not seat {players!r} players.")
         if challenge not in CHALLENGE_RULES:
             raise UnknownChallengeRule(f"No challenge rule is called {challenge!r}.")
+        if rules.swap_and_steal and challenge != VOID:
+            raise ChallengeRuleNotAllowed(
+                f"The {rules.name} ruleset checks every word as it is played: no challenges."
+            )
         if finish_line is not None and (isinstance(finish_line, bool) or finish_line < 1):
             raise ValueError("a finish line is a positive score")
         stream = DrawStream(new_seed() if seed is None else seed, salt)
@@ -546,9 +569,13 @@ class Game:
         if not _is_seat(player, self.players) or player != self.to_move:
             raise NotYourTurn
         rules = self.ruleset
+        if isinstance(move, TakePlay) and not rules.swap_and_steal:
+            raise TakesOff
         check_move_shape(move, board_size=rules.board_size, max_tiles=rules.rack_size)
         if isinstance(move, Play):
             game = self._play(move, player, lexicon if self.challenge_rule == VOID else None)
+        elif isinstance(move, TakePlay):
+            game = self._take_play(move, player, lexicon)
         elif isinstance(move, Swap):
             game = self._swap(move, player)
         elif isinstance(move, Pass):
@@ -572,13 +599,44 @@ class Game:
             lexicon=lexicon,
             bingo=len(move.tiles) >= rules.bingo_tiles and len(rack) >= rules.bingo_tiles,
         )
-        board = self.board.place(move.tiles)
+        return self._placed(move, player, self.board.place(move.tiles), remaining, outcome)
+
+    def _take_play(self, move: TakePlay, player: int, lexicon: Container[str] | None) -> Game:
+        """Reword: the whole turn checked (``reword.evaluate_take_play``), then applied."""
+        turn = evaluate_take_play(
+            self.board, self.racks[player], move, ruleset=self.ruleset, lexicon=lexicon
+        )
+        board = turn.after_takes.board.place(move.tiles)
+        taken = turn.after_takes.taken_faces
+        return self._placed(move, player, board, turn.remaining, turn.score, taken=taken)
+
+    def _placed(
+        self,
+        move: Play | TakePlay,
+        player: int,
+        board: Board,
+        remaining: tuple[str, ...],
+        outcome: PlayScore,
+        *,
+        taken: tuple[str, ...] = (),
+    ) -> Game:
+        """The game after a checked play: the board given, the draw, the score, the record."""
+        rules = self.ruleset
+        rack = self.racks[player]
         drawn, bag, stream = draw_tiles(self.bag, rules.rack_size - len(remaining), self.stream)
         new_rack = sort_rack((*remaining, *drawn))
         racks = _with(self.racks, player, new_rack)
         scores = _with(self.scores, player, self.scores[player] + outcome.score)
         record = TurnRecord(
-            player, move, rack, outcome.words, outcome.bingo, outcome.score, drawn, scores
+            player,
+            move,
+            rack,
+            outcome.words,
+            outcome.bingo,
+            outcome.score,
+            drawn,
+            scores,
+            taken=taken,
         )
         open_play = None
         if self.challenge_rule != VOID:

@@ -23,7 +23,8 @@ from pathlib import Path
 from .board import Board, format_position, parse_position
 from .errors import GcgError, MoveError
 from .game import FIVE_POINT, SINGLE, TEN_POINT, VOID, ChallengeRule, Game
-from .moves import LETTERS, Move, Pass, PlacedTile, Play, Swap
+from .moves import LETTERS, Move, Pass, PlacedTile, Play, StealTake, Swap, SwapTake, Take, TakePlay
+from .reword import apply_takes
 from .rulesets import Ruleset, get_ruleset
 from .scoring import evaluate_play
 
@@ -34,6 +35,10 @@ WITHDRAWN = "withdrawn"
 CHALLENGE_BONUS = "challenge_bonus"
 END_RACK = "end_rack"
 TIME_PENALTY = "time_penalty"
+#: Reword's extension: a take-play is written as one line per take, then its play's line.
+SWAP_TAKE = "swap_take"
+STEAL_TAKE = "steal_take"
+TAKES = (SWAP_TAKE, STEAL_TAKE)
 
 #: The most seats a record names (``#player1``.. ``#player4``): a table of 2 to 4.
 MAX_SEATS = 4
@@ -63,6 +68,11 @@ _POSITION = re.compile(r"^(?:\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 #: letters already on the board in parentheses, ``(O)UTDANcE``.
 _WORD = re.compile(rf"^(?:{_LETTER}|\.|\({_LETTER}+\))+$")
 _NUMBER = re.compile(r"^[+-]?\d{1,9}$")
+#: Reword's take lines: ``~8H Z(e)`` swaps a Z onto 8H for the blank-E there; ``^8K (S)``
+#: steals the S on 8K (a lower-case letter: a blank, as it stood on the board).
+_TAKE_HEAD = re.compile(r"^([~^])(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
+_SWAP_TILES = re.compile(r"^[A-Za-z]\([A-Za-z]\)$")
+_STEAL_TILES = re.compile(r"^\([A-Za-z]\)$")
 _EXCHANGE = re.compile(rf"^-((?:{_LETTER}|\?)+|\d{{1,3}})$")
 _PARENS = re.compile(rf"^\(((?:{_LETTER}|\?)*|\d{{1,3}})\)$")
 _NICK_UNSAFE = re.compile(r"[\s:\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+")
@@ -113,12 +123,16 @@ class GcgEvent:
         """A short form of the move for reports: ``8D WINDY``, ``-ABC``, ``--``."""
         if self.kind == PLAY:
             return f"{self.position} {self.word}"
+        if self.kind in TAKES:
+            return f"{_TAKE_MARK[self.kind]}{self.position} {self.word}"
         if self.kind == EXCHANGE:
             return f"-{self.exchanged if self.exchanged is not None else self.exchange_count}"
         if self.kind == END_RACK:
             return f"({self.end_rack if self.end_rack is not None else self.end_rack_count})"
         return _FIXED_MOVES.get(self.kind, self.kind)
 
+
+_TAKE_MARK = {SWAP_TAKE: "~", STEAL_TAKE: "^"}
 
 _FIXED_MOVES = {
     WITHDRAWN: "--",
@@ -338,7 +352,18 @@ def _event(line: str, number: int) -> GcgEvent:
     head = token(index, "a move, a score and a total")
     index += 1
     position = word = None
-    if _POSITION.match(head):
+    if take := _TAKE_HEAD.match(head):
+        kind = SWAP_TAKE if take[1] == "~" else STEAL_TAKE
+        word = token(index, "the tiles after a take's square")
+        index += 1
+        if not (_SWAP_TILES if kind == SWAP_TAKE else _STEAL_TILES).match(word):
+            raise GcgError(f"cannot read the take {head} {word}", line=number)
+        try:
+            parse_position(take[2], size=26)
+        except ValueError as error:
+            raise GcgError(str(error), line=number) from None
+        position, tiles, count = take[2].upper(), None, None
+    elif _POSITION.match(head):
         word = token(index, "a word after the position")
         index += 1
         if not _WORD.match(word):
@@ -500,6 +525,10 @@ def _pragma_line(name: str, value: str) -> str:
 
 
 def _move_text(event: GcgEvent) -> str:
+    if event.kind in TAKES:
+        position = _checked(event.position, _POSITION, "the square")
+        tiles = _SWAP_TILES if event.kind == SWAP_TAKE else _STEAL_TILES
+        return f"{_TAKE_MARK[event.kind]}{position} {_checked(event.word, tiles, 'the take')}"
     if event.kind == PLAY:
         position = _checked(event.position, _POSITION, "the position")
         return f"{position} {_checked(event.word, _WORD, 'the word')}"
@@ -617,7 +646,11 @@ def export_gcg(
             total=turn.totals[seat],
         )
         move = turn.move
-        if isinstance(move, Play):
+        if isinstance(move, TakePlay):
+            take_events, rack_after = _take_events(event, move, turn.taken, turn.score)
+            events += take_events
+            event = replace(event, rack=rack_text(seat, rack_after))
+        if isinstance(move, Play | TakePlay):
             main = turn.words[0]
             placed = {(tile.row, tile.col) for tile in move.tiles}
             d_row, d_col = (0, 1) if main.across else (1, 0)
@@ -660,6 +693,38 @@ def export_gcg(
     else:
         record_notes = closing
     return format_gcg(GcgRecord(tuple(header), record_notes, tuple(events)))
+
+
+def _take_events(
+    play_event: GcgEvent, move: TakePlay, taken: tuple[str, ...], score: int
+) -> tuple[list[GcgEvent], tuple[str, ...]]:
+    """Reword: one line per take of a take-play (before its play's line), and the rack the
+    play is made from. Each take line shows the rack before that take (hidden: empty, as the
+    play's), scores +0, and repeats the total before the turn."""
+    rack = list(play_event.rack)
+    events = []
+    for take, face in zip(move.takes, taken, strict=True):
+        square = format_position(take.row, take.col, across=True)
+        if isinstance(take, SwapTake):
+            kind, word = SWAP_TAKE, f"{take.placed.board_char}({face})"
+        else:
+            kind, word = STEAL_TAKE, f"({face})"
+        shown = "".join(sorted(rack))
+        events.append(
+            replace(
+                play_event,
+                kind=kind,
+                rack=shown if play_event.rack else "",
+                score=0,
+                total=play_event.total - score,
+                position=square,
+                word=word,
+            )
+        )
+        if isinstance(take, SwapTake) and take.placed.rack_tile in rack:
+            rack.remove(take.placed.rack_tile)
+        rack.append("?" if face.islower() else face)
+    return events, tuple(sorted(rack))
 
 
 # -- importing a game ------------------------------------------------------------------------
@@ -753,7 +818,7 @@ def game_from_gcg(
     if len(seats) not in rules.seat_counts:
         raise GcgError(f"the {rules.name} ruleset does not seat {len(seats)} players")
     events = record.events
-    moves = [event for event in events if event.kind in (PLAY, EXCHANGE, PASS)]
+    moves = [event for event in events if event.kind in (PLAY, EXCHANGE, PASS, *TAKES)]
     if not moves:
         raise GcgError("the record has no move lines (>nick: ...)")
     if any(event.kind == TIME_PENALTY for event in events):
@@ -819,7 +884,7 @@ def _next_rack(
     for event in record.events[after + 1 :]:
         if event.nick != nick or event.kind in (WITHDRAWN, CHALLENGE_BONUS):
             continue
-        if event.kind in (PLAY, EXCHANGE, PASS):
+        if event.kind in (PLAY, EXCHANGE, PASS, *TAKES):
             return _rack_letters(event.rack) if event.rack else None
         if event.kind == END_RACK and event.rack and event.rack == event.end_rack:
             return _rack_letters(event.rack)
@@ -857,11 +922,27 @@ def _import_event(
         raise GcgError(f"{event.nick} moves out of turn")
     if not event.rack:
         raise GcgError("the rack is not shown: a game is rebuilt from the racks it shows")
-    rack = _rack_letters(event.rack)
+    takes = _takes_before(record, index)
+    first = record.events[index - len(takes)]
+    if event.kind in TAKES:
+        later = next((e for e in record.events[index + 1 :] if e.kind not in TAKES), None)
+        if later is None or later.kind != PLAY or later.nick != event.nick:
+            raise GcgError(f"{event.move_text} is not followed by {event.nick}'s play")
+        if event.score != 0:
+            raise GcgError(f"a take scores +0, not {_signed(event.score)}")
+        return game
+    rack = _rack_letters(first.rack)
     if rack != game.racks[seat]:
-        raise GcgError(f"{event.nick} holds {''.join(game.racks[seat])}, not {event.rack}")
+        raise GcgError(f"{event.nick} holds {''.join(game.racks[seat])}, not {first.rack}")
     move: Move
-    if event.kind == PLAY:
+    if event.kind == PLAY and takes:
+        after = apply_takes(game.board, rack, takes, lexicon=None)
+        if _rack_letters(event.rack) != tuple(sorted(after.rack)):
+            raise GcgError(f"after its takes {event.nick} holds {''.join(sorted(after.rack))}")
+        placed = play_from_gcg(after.board, event.position or "", event.word or "")
+        move = TakePlay(takes, placed.tiles)
+        kept_rack = _minus(after.rack, (tile.rack_tile for tile in move.tiles))
+    elif event.kind == PLAY:
         move = play_from_gcg(game.board, event.position or "", event.word or "")
         kept_rack = _minus(rack, (tile.rack_tile for tile in move.tiles))
     elif event.kind == EXCHANGE:
@@ -886,6 +967,23 @@ def _import_event(
     if shown is None:
         return game
     return _redeal(before, game, turn, seat, kept_rack, shown, returned=move)
+
+
+def _takes_before(record: GcgRecord, index: int) -> tuple[Take, ...]:
+    """Reword: the takes on the lines just before line ``index`` (its player's take-play)."""
+    start = index
+    while start > 0 and record.events[start - 1].kind in TAKES:
+        start -= 1
+    return tuple(_take(event) for event in record.events[start:index])
+
+
+def _take(event: GcgEvent) -> Take:
+    """A take line as the engine's take (``~8H Z(e)``, ``^8K (S)``)."""
+    row, col, _ = parse_position(event.position or "", size=26)
+    word = event.word or ""
+    if event.kind == STEAL_TAKE:
+        return StealTake(row, col)
+    return SwapTake(row, col, word[0].upper(), blank=word[0].islower())
 
 
 def _turn_index(game: Game, seat: int) -> int:
@@ -1046,6 +1144,9 @@ def verify_record(
             continue
         if event.kind in (PLAY, EXCHANGE, PASS):
             last_play.pop(event.nick, None)
+        if event.kind in TAKES:
+            board = _taken_on(board, event)
+            continue
         if event.kind != PLAY:
             continue
         plays += 1
@@ -1081,6 +1182,19 @@ def verify_record(
         board = board.place(play.tiles)
         last_play[event.nick] = play
     return plays, mismatches
+
+
+def _taken_on(board: Board, event: GcgEvent) -> Board:
+    """The board after a take line, unchecked (a re-score needs the board, not the rules)."""
+    try:
+        row, col, _ = parse_position(event.position or "", size=board.size)
+    except ValueError:
+        return board
+    emptied = board.remove([(row, col)])
+    if event.kind == STEAL_TAKE:
+        return emptied
+    word = event.word or "?"
+    return emptied.place([PlacedTile(row, col, word[0].upper(), blank=word[0].islower())])
 
 
 def verify_records(

@@ -91,9 +91,13 @@ class LeaveTable:
         return json.dumps(self.to_json(), indent=1, sort_keys=False) + "\n"
 
 
+#: Variants that play from another ruleset's tiles and rack and so share its table.
+SHARED_TABLES = {"reword": "word-duel"}
+
+
 def table_path(ruleset: str) -> Path:
-    """Where the shipped table for ``ruleset`` lives."""
-    return DATA_DIR / f"leaves-{ruleset}.json"
+    """Where the shipped table for ``ruleset`` lives (a variant's: its parent's)."""
+    return DATA_DIR / f"leaves-{SHARED_TABLES.get(ruleset, ruleset)}.json"
 
 
 @cache

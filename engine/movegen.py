@@ -23,7 +23,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .board import Board
-from .moves import BLANK, Move, Pass, PlacedTile, Play, Swap
+from .moves import BLANK, Move, Pass, PlacedTile, Play, Swap, TakePlay
 from .rulesets import Ruleset, get_ruleset
 from .scoring import WordScore
 from .wordgraph import ALL_LETTERS, ALPHABET, WordGraph, word_graph
@@ -44,25 +44,28 @@ class LegalMove:
     #: The words a play forms, main word first (as ``TurnRecord.words``); empty otherwise.
     words: tuple[WordScore, ...] = ()
     bingo: bool = False
+    #: A take-play's taken tiles as rack tiles (``?`` for a blank), in the order taken.
+    taken: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
-        """``play``, ``swap`` or ``pass``."""
+        """``play``, ``swap``, ``pass`` or ``take_play``."""
         return self.move.kind
 
     @property
     def tiles(self) -> tuple[PlacedTile, ...]:
-        """The tiles a play places (empty for a swap or a pass)."""
-        return self.move.tiles if isinstance(self.move, Play) else ()
+        """The tiles a play (or a take-play) places (empty for a swap or a pass)."""
+        return self.move.tiles if isinstance(self.move, Play | TakePlay) else ()
 
     @property
     def sort_key(self) -> tuple[int, int, tuple[tuple[int, int, str, bool], ...], tuple[str, ...]]:
         """Best first: higher score, then play before swap before pass, then the placed
         squares in reading order (a total order, so ties always break the same way)."""
         move = self.move
-        if isinstance(move, Play):
+        if isinstance(move, Play | TakePlay):
             placed = tuple(sorted((t.row, t.col, t.letter, t.blank) for t in move.tiles))
-            return (-self.score, 0, placed, ())
+            takes = tuple(map(repr, move.takes)) if isinstance(move, TakePlay) else ()
+            return (-self.score, 0, placed, takes)
         if isinstance(move, Swap):
             return (0, 1, (), move.tiles)
         return (0, 2, (), ())
@@ -81,7 +84,7 @@ def _sort_key(
 
 def best_play(moves: Iterable[LegalMove]) -> LegalMove | None:
     """The highest-scoring play among ``moves`` (ties broken as ``ranked``), or None."""
-    plays = [move for move in moves if isinstance(move.move, Play)]
+    plays = [move for move in moves if isinstance(move.move, Play | TakePlay)]
     return min(plays, key=_sort_key) if plays else None
 
 
@@ -92,7 +95,9 @@ def legal_moves(game: Game, *, lexicon: Collection[str]) -> tuple[LegalMove, ...
     """Every legal move of the player to move: plays, then swaps, then the pass.
 
     Empty when the game is over. ``lexicon`` is the one ``Game.apply`` would be given; its
-    word graph is built on first use and shared (``wordgraph.word_graph``).
+    word graph is built on first use and shared (``wordgraph.word_graph``). Reword's
+    take-plays are not listed here (up to four takes make too many to list):
+    ``takegen.take_plays`` finds them.
     """
     if game.is_over:
         return ()

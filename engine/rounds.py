@@ -39,10 +39,11 @@ from .errors import (
     RoundTimeUp,
     SwapInRound,
     TableNotAllowed,
+    TakesOff,
     TilesNotOnRack,
 )
 from .movegen import legal_plays
-from .moves import BLANK, Move, Pass, Play, Swap, check_move_shape, move_from_dict
+from .moves import BLANK, Move, Pass, Play, Swap, TakePlay, check_move_shape, move_from_dict
 from .rulesets import Ruleset, get_ruleset
 from .scoring import WordScore, evaluate_play
 from .tiles import DrawStream, draw_tiles, new_seed, remove_tiles, return_tiles, sort_rack
@@ -141,6 +142,8 @@ def action_from_json(data: dict[str, Any], *, ruleset: str | Ruleset = WORD_SKIL
         move = move_from_dict(data["move"], board_size=rules.board_size, max_tiles=rules.rack_size)
         if isinstance(move, Swap):
             raise SwapInRound
+        if isinstance(move, TakePlay):  # Reword's swaps and steals are not Word Skill's
+            raise TakesOff
         return Submit(int(data["player"]), move, int(data["at_ms"]))
     if kind == "close":
         return Close()
@@ -191,6 +194,8 @@ class Submission:
         move = move_from_dict(data["move"], board_size=rules.board_size, max_tiles=rules.rack_size)
         if isinstance(move, Swap):
             raise SwapInRound
+        if isinstance(move, TakePlay):  # Reword's swaps and steals are not Word Skill's
+            raise TakesOff
         return cls(
             player=int(data["player"]),
             move=move,
@@ -523,6 +528,8 @@ class RoundsGame:
             raise RoundTimeUp
         if isinstance(move, Swap):
             raise SwapInRound
+        if isinstance(move, TakePlay):  # Reword's swaps and steals are not Word Skill's
+            raise TakesOff
         rules = self.ruleset
         check_move_shape(move, board_size=rules.board_size, max_tiles=rules.rack_size)
         submission = Submission(player, move, started_at, at_ms)

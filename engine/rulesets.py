@@ -2,8 +2,9 @@
 
 Three rulesets exist: ``word-duel`` (the default), ``classic`` and ``outspell``; the seed's
 variations are rulesets too (``VARIANTS``: ``classic-nine``, 9-tile racks; ``word-skill``, played
-in rounds on one shared tray by ``engine.rounds``), looked up by the same ``get_ruleset`` but
-kept out of ``RULESETS``, which lists what a match can be created with.
+in rounds on one shared tray by ``engine.rounds``; ``reword``, Word Duel with swaps and steals
+from the board, ``engine/reword.py``), looked up by the same ``get_ruleset`` but kept out of
+``RULESETS``, which lists what a match can be created with.
 
 The outspell board is our own 11 × 11 design. It is symmetric under the left–right mirror,
 the top–bottom mirror and the main diagonal (so across and down plays are worth the same),
@@ -140,6 +141,8 @@ class Ruleset:
     #: True: played in rounds, every player on one shared tray (``engine.rounds``), not in
     #: turns: ``seat_counts`` is then empty, so ``Game`` seats nobody under it.
     shared_tray: bool = False
+    #: Reword: a turn may swap and steal tiles from the board before its play (``TakePlay``).
+    swap_and_steal: bool = False
 
     # Derived lookups, computed once; not part of identity.
     value_of: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
@@ -275,6 +278,9 @@ VARIANTS: dict[str, Ruleset] = {
         seat_counts=(),
         shared_tray=True,
     ),
+    # Reword (seed 004): Word Duel's board, tiles and end scoring (the player who goes out
+    # gains the other's rack; each loses their own), plus swaps and steals from the board.
+    "reword": replace(RULESETS["word-duel"], name="reword", swap_and_steal=True),
 }
 
 
