@@ -528,11 +528,18 @@ def margin_line(series: Sequence[Series]) -> str:
     together = pooled(series, level=HARD.name)
     low, high = together.win_interval()
     spread, half = together.mean_interval(together.spreads)
-    return (
+    line = (
         f"**Hard with leave against greedy**, all rulesets' {together.games} games: wins "
         f"{together.win_rate:.1%} ({low:.1%}–{high:.1%}), by {spread:+.1f} ± {half:.1f} "
         "points a game on average."
     )
+    level = [s.ruleset for s in hard if s.win_interval()[0] <= 0.5]
+    if level:
+        line += (
+            f" Not in every ruleset: in {', '.join(level)} Hard's interval reaches 50%, so there"
+            " it is not measurably better than greedy (its table below)."
+        )
+    return line
 
 
 def leave_note(ruleset: str) -> str:
