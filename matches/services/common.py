@@ -28,14 +28,15 @@ def locked_match(match_id: int) -> Match:
 
 
 def locked_seats(match: Match) -> list[Seat]:
-    """Both seats, locked, with their members (read by the news the service publishes)."""
+    """Every seat in seat order, locked, with their members (read by the news the service
+    publishes)."""
     seats = list(
         Seat.objects.select_for_update(of=("self",))
         .select_related("member")
         .filter(match_id=match.pk)
         .order_by("position")
     )
-    assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
+    assert [seat.position for seat in seats] == list(range(match.seat_count)), "a seat a place"
     return seats
 
 
@@ -52,7 +53,7 @@ def seat_facts(seats: list[Seat]) -> tuple[SeatFacts, ...]:
 
 
 def seated_members(seats: list[Seat]) -> tuple[int, ...]:
-    """The members seated, First's then Second's (an empty seat left out)."""
+    """The members seated, in seat order (an empty seat left out)."""
     return tuple(seat.member_id for seat in seats if seat.member_id is not None)
 
 
