@@ -29,10 +29,7 @@ def places_of_game(game: Game) -> tuple[int, ...]:
     before = game.scores_before_adjustments
     tie_break = game.ruleset.tie_break_before_adjustments
     return ranked(
-        [
-            (score, before[seat]) if tie_break else (score,)
-            for seat, score in enumerate(game.scores)
-        ]
+        [(score, before[seat]) if tie_break else (score,) for seat, score in enumerate(game.scores)]
     )
 
 

@@ -160,7 +160,7 @@ class MoveView(Shape):
     swap_count: int
     words: list[WordView]
     score: int
-    totals: list[int] = Field(description="Every seat's total after the turn, in seat order.")
+    totals: tuple[int, ...] = Field(description="Every seat's total after the turn, in seat order.")
     bag_count: int
     at: When | None
     #: The turn log's chain (docs/RECORDS.md): the previous turn's record hash (the bag's
@@ -199,18 +199,18 @@ class RackAdjustment(Shape):
     )
     tile_count: int = Field(ge=0, description="How many tiles were left on that rack.")
     points: int = Field(description="Negative: deducted; positive: gained by going out.")
-    totals: list[int] = Field(description="Every seat's score after this change.")
+    totals: tuple[int, ...] = Field(description="Every seat's score after this change.")
 
 
 class FinalScore(Shape):
     """How the final scores were reached: the scores after the last move, each rack's
     adjustment in the order applied, and the final scores (the seats' scores)."""
 
-    before: list[int] = Field(description="The scores after the last move.")
+    before: tuple[int, ...] = Field(description="The scores after the last move.")
     adjustments: list[RackAdjustment] = Field(
         description="Empty when nothing was adjusted (a forfeit, or both racks empty)."
     )
-    final: list[int]
+    final: tuple[int, ...]
 
 
 #: Says when ``final_score`` is filled, wherever it appears.
@@ -508,6 +508,9 @@ class Request(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
+#: The most tiles a move can name: the largest rack a ruleset deals (classic-nine's 9); the
+#: engine refuses more than the match's own rack holds.
+MAX_RACK_TILES = 9
 ClientId = Annotated[str, Field(min_length=1, max_length=MAX_CLIENT_ID_LENGTH)]
 TurnNumber = Annotated[int, Field(ge=0, le=MAX_INT)]
 
@@ -546,7 +549,7 @@ class PlayRequest(Request):
     type: Literal["play"]
     id: ClientId
     turn: TurnNumber
-    tiles: Annotated[list[TileIn], Field(max_length=7)]
+    tiles: Annotated[list[TileIn], Field(max_length=MAX_RACK_TILES)]
 
 
 class SwapRequest(Request):
@@ -556,7 +559,7 @@ class SwapRequest(Request):
     id: ClientId
     turn: TurnNumber
     tiles: Annotated[
-        list[Annotated[str, Field(max_length=MAX_LETTER_LENGTH)]], Field(max_length=7)
+        list[Annotated[str, Field(max_length=MAX_LETTER_LENGTH)]], Field(max_length=MAX_RACK_TILES)
     ] = Field(description=f"Letters A-Z, or {BLANK} for a blank.")
 
 

@@ -183,6 +183,7 @@ def _record_challenge(
     )
     turn.challenge = record.challenge.to_json()
     turn.set_totals(record.totals)
+    turn.bag_count = len(game.bag)  # a withdrawn play's draw is back in the bag
     turn.record_hash = record_hash(turn, previous)
     turn.save(
         update_fields=[
@@ -191,6 +192,7 @@ def _record_challenge(
             "second_total",
             "third_total",
             "fourth_total",
+            "bag_count",
             "record_hash",
         ]
     )

@@ -204,7 +204,9 @@ def finish_match_given_up(
     )
 
 
-def finish_played_game(match: Match, seats: list[Seat], game: Game, *, now: datetime) -> list[Event]:
+def finish_played_game(
+    match: Match, seats: list[Seat], game: Game, *, now: datetime
+) -> list[Event]:
     """End the match as its game ended (played out, scoreless rounds, Finish Line)."""
     places = places_of_game(game)
     return finish_match(

@@ -239,9 +239,7 @@ def _record_turn(
         ended = []
         match.turn_started_at = now
         match.turn_deadline_at = (
-            open_ending_deadline(match, now=now)
-            if game.is_over
-            else now + match.time_per_move
+            open_ending_deadline(match, now=now) if game.is_over else now + match.time_per_move
         )
         rows.update(match, MOVE_FIELDS)  # not the ~30 columns a move leaves alone
         _turn_recorded(match, seats, mover=mover_record.player, rows=rows)  # (its notice joins)

@@ -86,7 +86,7 @@ def move_view(turn: Turn, previous_hash: str) -> MoveView:
         swap_count=turn.swap_count if turn.kind == Turn.Kind.SWAP else 0,
         words=[WordView(**word) for word in turn.words],
         score=turn.score,
-        totals=list(turn.totals),
+        totals=turn.totals,
         bag_count=turn.bag_count,
         at=turn.created_at,
         previous_hash=previous_hash,
@@ -155,18 +155,18 @@ def final_score(match: Match, seats: list[Seat]) -> FinalScore | None:
         for seat, score in enumerate(final)
     ]
     return FinalScore(
-        before=before,
+        before=tuple(before),
         adjustments=[
             RackAdjustment(
                 position=a.player,
                 rack_owner=a.rack_owner,
                 tile_count=len(a.rack),
                 points=a.points,
-                totals=list(a.totals),
+                totals=a.totals,
             )
             for a in adjustments
         ],
-        final=final,
+        final=tuple(final),
     )
 
 
