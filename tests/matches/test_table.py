@@ -158,3 +158,70 @@ def test_the_snapshot_shows_every_seat_and_only_the_viewers_rack(organiser, four
     assert spectator.rack is None
     mover = member_to_move(match, four)
     assert mover in four
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_organiser_schedules_a_classic_table_of_four_with_its_challenge_rule(organiser, four):
+    from tournaments.services import fixtures
+
+    match = fixtures.create_fixture(
+        organiser=organiser,
+        name="Club night",
+        ruleset="classic",
+        table=four,
+        challenge_rule="double",
+        challenge_window=timedelta(hours=6),
+        finish_line=300,
+    )
+    match.refresh_from_db()
+    assert (match.seat_count, match.challenge_rule, match.finish_line) == (4, "double", 300)
+    assert match.challenge_window == timedelta(hours=6)
+    assert match.status == Match.Status.LIVE  # every seat filled, no kick-off: open at once
+    members = list(match.seats.order_by("position").values_list("member_id", flat=True))
+    assert members == [member.pk for member in four]
+    assert game_of(match).challenge_rule == "double"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_word_duel_stays_a_duel_and_a_member_sits_once(organiser, four):
+    from tournaments.services import fixtures
+
+    with pytest.raises(services.InvalidFixture, match="does not seat 4 players"):
+        fixtures.create_fixture(organiser=organiser, name="No", ruleset="word-duel", table=four)
+    with pytest.raises(services.InvalidFixture, match="two seats"):
+        fixtures.create_fixture(
+            organiser=organiser, name="No", ruleset="classic", table=[four[0], four[1], four[0]]
+        )
+    assert not Match.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_fixture_form_seats_a_table(organiser, four):
+    from tournaments.forms import FixtureForm
+    from tournaments.services import fixtures
+
+    form = FixtureForm(
+        {
+            "fixture-name": "Table night",
+            "fixture-ruleset": "classic",
+            "fixture-visibility": "public",
+            "fixture-no_show_minutes": "15",
+            "fixture-first": "ann",
+            "fixture-second": "ben",
+            "fixture-third": "cat",
+            "fixture-seats": "3",
+            "fixture-challenge_rule": "five_point",
+            "fixture-challenge_window_hours": "12",
+        },
+        prefix="fixture",
+    )
+    assert form.is_valid(), form.errors
+    match = fixtures.create_fixture(organiser=organiser, **form.service_kwargs())
+    assert (match.seat_count, match.challenge_rule) == (3, "five_point")
+    assert match.challenge_window == timedelta(hours=12)
+    too_many = FixtureForm(
+        {**form.data, "fixture-seats": "2"},
+        prefix="fixture",
+    )
+    assert not too_many.is_valid()
+    assert "third" in too_many.errors
