@@ -96,8 +96,8 @@ def replayed_game(match: Match, seats: list[Seat], turns: list[Turn]) -> Game:
     :func:`verify_bag` would report.
     """
     game = new_game(match, seats)
-    for _, game in replayed_steps(game, turns):
-        pass
+    for _turn, after in replayed_steps(game, turns):
+        game = after
     return game
 
 

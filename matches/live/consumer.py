@@ -59,12 +59,12 @@ from matches.live.protocol import CommitRequest, ProtocolError, Request, move_of
 from matches.news import PrivateNews, PublicNews, SignedOut, session_digest
 from matches.schemas import (
     AcceptedAck,
+    ChallengedAck,
+    ChallengeRequest,
     ErrorFrame,
     MatchView,
     RefusedAck,
     ResignedAck,
-    ChallengedAck,
-    ChallengeRequest,
     ResignRequest,
     SeatedAck,
     Shape,

@@ -19,9 +19,9 @@ from pydantic_core import ErrorDetails
 from engine import Move, Pass, Play, Swap
 from matches.schemas import (
     MAX_CLIENT_ID_LENGTH,
-    ChallengeRequest,
     MAX_FRAME_BYTES,
     MAX_RACK_TILES,
+    ChallengeRequest,
     PassRequest,
     PlayRequest,
     ResignRequest,

@@ -42,7 +42,7 @@ from matches.services.errors import MoveRefused
 from matches.services.lifecycle import apply_deadlines, finish_played_game
 from matches.services.play import new_turn_rows
 from matches.services.receipts import keep_receipt, receipt_for, replayed_answer
-from matches.stored_game import store_position, game_of
+from matches.stored_game import game_of, store_position
 
 SIGN_IN_TO_CHALLENGE = "Sign in to challenge a play."
 ONLY_PLAYERS_CHALLENGE = "Only a player seated in this match can challenge a play."

@@ -23,15 +23,15 @@ from matches.challenge_window import challenge_until, open_play_player
 from matches.models import Match, Seat, Turn
 from matches.schemas import (
     AwayNotice,
-    ChallengeNews,
     Challenged,
+    ChallengeNews,
     ChallengeView,
-    OpenPlayView,
     CommitAccepted,
     FinalScore,
     MatchView,
     MoveView,
     NoNews,
+    OpenPlayView,
     PublicMatch,
     RackAdjustment,
     RackNews,

@@ -48,7 +48,8 @@ def test_a_challenged_phony_is_withdrawn_exactly_under_every_rule(organiser, thr
     assert player is not None
     play_now(match, three, phony_opening(match))  # a phony stands for now
     match.refresh_from_db()
-    assert match.turn_number == 1 and match.game_state["open_play"] is not None
+    assert match.turn_number == 1
+    assert match.game_state["open_play"] is not None
     challenger = three[(player + 2) % 3]  # not the next player: anyone else may challenge
     decided = challenge_now(match, challenger)
     assert isinstance(decided, services.ChallengeDecided), decided
@@ -59,9 +60,10 @@ def test_a_challenged_phony_is_withdrawn_exactly_under_every_rule(organiser, thr
     game = game_of(match)
     assert not list(game.board.tiles())  # the board is empty again
     turn = Turn.objects.get(match=match, number=1)
-    assert turn.challenge["phonies"] and turn.challenge["points"] == -turn.score
+    assert turn.challenge["phonies"]
+    assert turn.challenge["points"] == -turn.score
     assert list(turn.totals) == [0, 0, 0]
-    assert match.turn_number == 1 and match.to_move == (player + 1) % 3
+    assert (match.turn_number, match.to_move) == (1, (player + 1) % 3)
     assert match_problems(match) == []
     # The stream ran on: play goes on and the bag check replays the withdrawal.
     play_now(match, three, good_play(match))
@@ -90,9 +92,9 @@ def test_a_challenged_good_play_stands_with_its_rule(organiser, three, rule):
     if rule == "double":  # the wrong challenger loses their next turn, which is now
         lost = Turn.objects.get(match=match, number=2)
         assert (lost.position, lost.kind, lost.lost_turn) == (next_seat, "pass", True)
-        assert match.turn_number == 2 and match.to_move == (player + 2) % 3
+        assert (match.turn_number, match.to_move) == (2, (player + 2) % 3)
     else:
-        assert match.turn_number == 1 and match.to_move == next_seat
+        assert (match.turn_number, match.to_move) == (1, next_seat)
     assert match_problems(match) == []
 
 
@@ -124,14 +126,11 @@ def test_a_play_cannot_be_challenged_once_its_window_has_passed(organiser, three
     match.refresh_from_db()
     later = match.turn_started_at + timedelta(minutes=6)
     challenger = three[((match.to_move or 0) + 1) % 3]
-    try:
+    with pytest.raises(services.MoveRefused) as refused:
         services.match_challenge(
             match_id=match.pk, member=challenger, client_id="late", expected_turn=1, now=later
         )
-    except services.MoveRefused as refusal:
-        assert refusal.code == "challenge_window_closed"
-    else:
-        raise AssertionError("a late challenge was accepted")
+    assert refused.value.code == "challenge_window_closed"
     assert Turn.objects.get(match=match, number=1).challenge is None
 
 
@@ -146,6 +145,34 @@ def test_the_next_move_closes_the_play_to_a_challenge(organiser, three):
     assert late.code == "stale_turn"
 
 
+def _race(match: Match, mover: object, challenger: object) -> dict[str, object]:
+    """The next player's pass and another player's challenge of turn 1, sent at once from
+    two threads (two connections); their answers."""
+    start = threading.Barrier(2)
+    results: dict[str, object] = {}
+
+    def move() -> None:
+        start.wait()
+        try:
+            results["move"] = commit_now(match, mover, Pass(), against=1)
+        finally:
+            connection.close()
+
+    def challenge() -> None:
+        start.wait()
+        try:
+            results["challenge"] = challenge_now(match, challenger, turn=1)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=move), threading.Thread(target=challenge)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_challenge_raced_against_the_next_move_has_one_winner(organiser, three):
     """The challenge and the next player's pass are sent at once, again and again: the row
@@ -157,30 +184,7 @@ def test_a_challenge_raced_against_the_next_move_has_one_winner(organiser, three
         player = match.to_move
         assert player is not None
         play_now(match, three, phony_opening(match))
-        mover = three[(player + 1) % 3]
-        challenger = three[(player + 2) % 3]
-        start = threading.Barrier(2)
-        results: dict[str, object] = {}
-
-        def move() -> None:
-            start.wait()
-            try:
-                results["move"] = commit_now(match, mover, Pass(), against=1)
-            finally:
-                connection.close()
-
-        def challenge() -> None:
-            start.wait()
-            try:
-                results["challenge"] = challenge_now(match, challenger, turn=1)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=move), threading.Thread(target=challenge)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        results = _race(match, three[(player + 1) % 3], three[(player + 2) % 3])
         turn = Turn.objects.get(match=match, number=1)
         challenged = isinstance(results["challenge"], services.ChallengeDecided)
         assert challenged == (turn.challenge is not None)
@@ -224,7 +228,8 @@ def test_a_withdrawn_game_ending_phony_resumes_the_game(organiser, three):
     match.refresh_from_db()
     assert match.to_move is None
     decided = challenge_now(match, three[(player + 1) % 3])
-    assert isinstance(decided, services.ChallengeDecided) and decided.answer.challenge.withdrawn
+    assert isinstance(decided, services.ChallengeDecided)
+    assert decided.answer.challenge.withdrawn
     match.refresh_from_db()
     assert (match.status, match.to_move) == ("live", (player + 1) % 3)
     assert match.turn_deadline_at is not None

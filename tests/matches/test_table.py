@@ -31,7 +31,7 @@ def test_a_table_of_four_deals_four_racks_and_plays_in_seat_order_from_the_drawn
     match = table_match(organiser, four, seed=3)
     game = game_of(match)
     first = game.first
-    assert game.players == 4 and match.to_move == first
+    assert (game.players, match.to_move) == (4, first)
     assert all(len(seat.rack) == 7 for seat in match.seats.all())
     assert match.bag_count == 100 - 28
     for _ in range(6):
@@ -41,7 +41,8 @@ def test_a_table_of_four_deals_four_racks_and_plays_in_seat_order_from_the_drawn
     assert positions == [(first + n) % 4 for n in range(6)]
     assert match.to_move == (first + 6) % 4
     turn = match.turns.order_by("number").last()
-    assert turn is not None and len(turn.totals) == 4
+    assert turn is not None
+    assert len(turn.totals) == 4
     assert list(turn.totals) == [seat.score for seat in match.seats.order_by("position")]
     assert match_problems(match) == []
 
@@ -150,7 +151,7 @@ def test_the_snapshot_shows_every_seat_and_only_the_viewers_rack(organiser, four
 
     match = table_match(organiser, four, seed=3)
     view = match_view(access_match(user=four[1], match_id=match.pk, key=None))
-    assert view.seat_count == 4 and len(view.seats) == 4
+    assert (view.seat_count, len(view.seats)) == (4, 4)
     assert [seat.rack_count for seat in view.seats] == [7, 7, 7, 7]
     assert view.your_seat == 1
     assert view.rack == list(Seat.objects.get(match=match, position=1).rack)
