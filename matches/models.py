@@ -307,8 +307,9 @@ class Turn(models.Model):
 
     def set_totals(self, totals: tuple[int, ...]) -> None:
         """Write ``totals`` (2 to 4 seats) on the total columns."""
-        padded = (*totals, None, None)
-        self.first_total, self.second_total, self.third_total, self.fourth_total = padded[:4]
+        self.first_total, self.second_total = totals[0], totals[1]
+        self.third_total = totals[2] if len(totals) > 2 else None
+        self.fourth_total = totals[3] if len(totals) > 3 else None
 
 
 class CommitReceipt(models.Model):

@@ -241,7 +241,7 @@ class MoveLine:
     who: str
     what: str
     score: int
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
 
 
 @dataclass(frozen=True)
