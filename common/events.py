@@ -98,6 +98,10 @@ class PlayChallenged(DomainEvent):
     withdrawn: bool
     to_move: int | None
     seats: tuple[SeatFacts, ...]
+    #: The match's turn number after the challenge, and whether the turn moved on to a new
+    #: player (a lost turn taken, or a game that the play had ended resumed).
+    turn_now: int = 0
+    moved_on: bool = False
 
 
 @dataclass(frozen=True)

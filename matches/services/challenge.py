@@ -236,6 +236,8 @@ def _record_challenge(
             withdrawn=record.withdrawn,
             to_move=match.to_move,
             seats=seat_facts(seats),
+            turn_now=match.turn_number,
+            moved_on=bool(lost) or (was_to_move is None and match.to_move is not None),
         )
     )
     return visibility.challenged(turn), events + ended

@@ -235,3 +235,19 @@ def test_a_withdrawn_game_ending_phony_resumes_the_game(organiser, three):
     assert match.turn_deadline_at is not None
     assert match_problems(match) == []
     assert member_to_move(match, three) == three[(player + 1) % 3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_turn_tells_the_player_now_to_move(organiser, three):
+    from notifications.models import Kind, Notice
+
+    match = table_match(organiser, three, seed=4, challenge="double")
+    player = match.to_move
+    assert player is not None
+    play_now(match, three, good_play(match))
+    wrong = three[(player + 1) % 3]  # the next player challenges a good play: loses the turn
+    assert isinstance(challenge_now(match, wrong), services.ChallengeDecided)
+    told = three[(player + 2) % 3]
+    assert Notice.objects.filter(
+        member=told, kind=Kind.YOUR_MOVE, match_id=match.pk, turn_number=2
+    ).exists()
