@@ -4,6 +4,7 @@ move."""
 
 from __future__ import annotations
 
+import re
 import threading
 from datetime import timedelta
 
@@ -251,3 +252,33 @@ def test_a_lost_turn_tells_the_player_now_to_move(organiser, three):
     assert Notice.objects.filter(
         member=told, kind=Kind.YOUR_MOVE, match_id=match.pk, turn_number=2
     ).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_table_with_a_withdrawn_phony_replays_and_exports(organiser, three):
+    from matches import visibility
+
+    match = table_match(organiser, three, seed=4, challenge="five_point")
+    player = match.to_move
+    assert player is not None
+    play_now(match, three, phony_opening(match))
+    assert isinstance(challenge_now(match, three[(player + 1) % 3]), services.ChallengeDecided)
+    play_now(match, three, good_play(match))
+    services.match_resign(match_id=match.pk, member=three[player], client_id="done")
+    access = visibility.access_match(user=organiser, match_id=match.pk, key=None)
+    record = visibility.gcg_for(access)
+    assert record is not None
+    assert "#player3" in record
+    assert re.search(r"^>\w+: +-- -\d+ ", record, re.MULTILINE)  # a withdrawn phony's line
+    label = ("First", "Second", "Third")[player]
+    assert f"({label}) resigned." in record  # the resigner, placed last
+    assert "No result" not in record
+    opening = visibility.replay(access, 1)
+    assert opening.moves[0].challenge is not None
+    assert opening.moves[0].challenge.withdrawn
+    assert all(row == "." * 15 for row in opening.board)  # the phony is off the board
+    final = visibility.replay(access, 2)
+    assert final.final
+    assert [seat.place for seat in final.seats] == [
+        seat.place for seat in match.seats.order_by("position")
+    ]
