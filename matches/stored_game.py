@@ -36,7 +36,7 @@ POSITION_FORMAT: Final = 2
 
 def position_state(game: Game) -> dict[str, Any]:
     """What ``Match.game_state`` holds of ``game``: the parts with no column of their own."""
-    return {
+    state: dict[str, Any] = {
         "format": POSITION_FORMAT,
         "board": list(game.board.rows()),
         "bag": "".join(game.bag),
@@ -45,10 +45,16 @@ def position_state(game: Game) -> dict[str, Any]:
         "end_reason": game.end_reason,
         "result": game.result,
         "adjustments": [adjustment.to_json() for adjustment in game.adjustments],
-        "first": game.first,
-        "lost_turns": list(game.lost_turns),
-        "open_play": _open_play_state(game),
     }
+    # A table's and a challenge rule's parts, only when they differ from a duel's (whose
+    # position keeps exactly the keys it always had).
+    if game.first:
+        state["first"] = game.first
+    if game.lost_turns:
+        state["lost_turns"] = list(game.lost_turns)
+    if game.open_play is not None:
+        state["open_play"] = _open_play_state(game)
+    return state
 
 
 def _open_play_state(game: Game) -> dict[str, Any] | None:

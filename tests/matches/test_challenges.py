@@ -141,7 +141,7 @@ def test_the_next_move_closes_the_play_to_a_challenge(organiser, three):
     play_now(match, three, phony_opening(match))
     play_now(match, three, Pass())
     match.refresh_from_db()
-    assert match.game_state["open_play"] is None
+    assert match.game_state.get("open_play") is None
     late = challenge_now(match, three[(match.to_move or 0)], turn=1)
     assert late.code == "stale_turn"
 
