@@ -170,6 +170,8 @@ class FixtureForm(LocalTimeMixin):
         choices=[(2, "2"), (3, "3"), (4, "4")],
         coerce=int,
         initial=2,
+        required=False,
+        empty_value=2,
         help_text="A classic table seats 3 or 4; Word Duel is always a duel.",
     )
     third = forms.CharField(
@@ -188,6 +190,7 @@ class FixtureForm(LocalTimeMixin):
             ("ten_point", "10 points to the player on a wrong challenge"),
         ],
         initial="void",
+        required=False,
     )
     challenge_window_hours = forms.IntegerField(
         label="Challenge window (hours)",
@@ -252,7 +255,7 @@ class FixtureForm(LocalTimeMixin):
             "visibility_": data["visibility"],
             "no_show_window": timedelta(minutes=data["no_show_minutes"]),
             "rated": data["rated"],
-            "challenge_rule": data["challenge_rule"],
+            "challenge_rule": data.get("challenge_rule") or "void",
             "challenge_window": None
             if data.get("challenge_window_hours") is None
             else timedelta(hours=data["challenge_window_hours"]),
