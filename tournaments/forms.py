@@ -171,7 +171,7 @@ class FixtureForm(LocalTimeMixin):
         coerce=int,
         initial=2,
         required=False,
-        empty_value=2,
+        empty_value=None,
         help_text="A classic table seats 3 or 4; Word Duel is always a duel.",
     )
     third = forms.CharField(
