@@ -97,7 +97,9 @@ async def test_four_players_and_a_spectator_play_a_challenged_table_to_its_end(
         assert result["move"]["challenge"]["withdrawn"]
         assert all(row == "." * 15 for row in result["board"])
         assert result["to_move"] == (to_move + 1) % 4
-    restored = (await sockets[to_move].event("rack"))["data"]["rack"]
+    after_play = (await sockets[to_move].event("rack"))["data"]["rack"]  # news in order:
+    assert after_play == ack["rack"]  # the rack the phony's draw made, then ...
+    restored = (await sockets[to_move].event("rack"))["data"]["rack"]  # ... the one restored
     played_from = await db(_rack_before_turn_one)(match.id)
     assert sorted(restored) == sorted(played_from)  # the phony's tiles back on the rack
 
