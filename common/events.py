@@ -86,6 +86,25 @@ class TurnRecorded(DomainEvent):
 
 
 @dataclass(frozen=True)
+class PlayChallenged(DomainEvent):
+    """Seat ``by`` challenged the play of seat ``player`` made as turn ``turn_number``:
+    ``withdrawn`` when it was a phony (taken back). ``to_move`` plays next (None once
+    the match is over)."""
+
+    match_id: int
+    turn_number: int
+    player: int
+    by: int
+    withdrawn: bool
+    to_move: int | None
+    seats: tuple[SeatFacts, ...]
+    #: The match's turn number after the challenge, and whether the turn moved on to a new
+    #: player (a lost turn taken, or a game that the play had ended resumed).
+    turn_now: int = 0
+    moved_on: bool = False
+
+
+@dataclass(frozen=True)
 class MatchFinished(DomainEvent):
     """A match ended (played out, resigned, forfeited, adjudicated, abandoned)."""
 

@@ -404,12 +404,16 @@ class Game:
         challenge: ChallengeRule = VOID,
         finish_line: int | None = None,
         lost_turns: tuple[int, ...] = (),
+        open_play: OpenPlay | None = None,
+        last_turn: TurnRecord | None = None,
     ) -> Game:
         """The game at a stored position after ``turn_number`` turns, without their history.
 
         Seats take turns in order from ``first`` (every turn, a lost one too, is one turn), so
-        the player to move follows from the turn number. A resumed game has no play open to a
-        challenge. Raises ValueError for a position no game could reach that way.
+        the player to move follows from the turn number. A play still open to a challenge is
+        resumed with ``open_play`` and its record ``last_turn`` (the one turn it then holds);
+        without them the resumed game has no play to challenge. Raises ValueError for a
+        position no game could reach that way.
         """
         rules = get_ruleset(ruleset)
         players = len(racks)
@@ -427,6 +431,11 @@ class Game:
             raise ValueError("a seat is out of range")
         if challenge not in CHALLENGE_RULES:
             raise UnknownChallengeRule(f"No challenge rule is called {challenge!r}.")
+        if (open_play is None) != (last_turn is None) or (open_play and turn_number < 1):
+            raise ValueError("an open play is resumed with its turn's record")
+        if open_play is not None and challenge == VOID:
+            raise ValueError("no play is open to a challenge under the void rule")
+        held = () if last_turn is None else (last_turn,)
         return cls(
             ruleset=rules,
             board=board,
@@ -439,10 +448,12 @@ class Game:
             end_reason=end_reason,
             result=result,
             adjustments=adjustments,
-            turns_before=turn_number,
+            turns=held,
+            turns_before=turn_number - len(held),
             first=first,
             challenge_rule=challenge,
             finish_line=finish_line,
+            open_play=open_play,
             lost_turns=lost_turns,
         )
 

@@ -20,8 +20,17 @@ Canonical JSON: keys sorted, no whitespace (``","`` and ``":"``), non-ASCII writ
     swap_count  how many tiles a swap returned (0 otherwise)
     tiles       a play's placed tiles as {"blank", "col", "letter", "row"} in the order
                 the log keeps them ([] otherwise)
-    totals      [First's total, Second's total] after the turn
+    totals      [First's total, Second's total] after the turn (at a table of 3-4, every
+                seat's total in seat order)
     words       a play's words as {"position", "score", "tiles", "word"} ([] otherwise)
+
+Only at a table or under a challenge rule, and only when they apply (so every duel's record
+and hash is as it always was)::
+
+    challenge   the play's adjudicated challenge {"by", "phonies", "points"}; the turn's
+                totals are then those after it (the challenged turn is always the last
+                one, so its hash is recomputed once, before any turn chains on it)
+    lost_turn   true: a turn lost to a wrong double challenge (a pass nobody made)
 
 Private facts (a rack, a draw, a swap's letters) and the time are not in it: the rack and
 draws are checked against the seed instead (the bag check), and a swap's letters stay
@@ -71,7 +80,12 @@ def _picked(items: Iterable[Mapping[str, Any]], keys: Sequence[str]) -> list[dic
 def public_record(turn: TurnFields, previous: str) -> dict[str, Any]:
     """The turn's public record as a JSON value (not yet bytes)."""
     play = turn.kind == "play"
-    return {
+    extra_totals = [
+        total
+        for total in (getattr(turn, "third_total", None), getattr(turn, "fourth_total", None))
+        if total is not None
+    ]
+    record = {
         "bag_count": turn.bag_count,
         "kind": turn.kind,
         "number": turn.number,
@@ -80,9 +94,15 @@ def public_record(turn: TurnFields, previous: str) -> dict[str, Any]:
         "score": turn.score,
         "swap_count": turn.swap_count if turn.kind == "swap" else 0,
         "tiles": _picked(turn.placement, TILE_KEYS) if play else [],
-        "totals": [turn.first_total, turn.second_total],
+        "totals": [turn.first_total, turn.second_total, *extra_totals],
         "words": _picked(turn.words, WORD_KEYS) if play else [],
     }
+    challenge = getattr(turn, "challenge", None)
+    if challenge is not None:
+        record["challenge"] = {key: challenge[key] for key in ("by", "phonies", "points")}
+    if getattr(turn, "lost_turn", False):
+        record["lost_turn"] = True
+    return record
 
 
 def record_hash(turn: TurnFields, previous: str) -> str:

@@ -1,9 +1,11 @@
 """Invariants every match must hold, checked from the database (``check_integrity``).
 
-Tiles are conserved, the move log is contiguous, alternates seats and keeps its hash chain
-(no turn changed after it was published), every move is the one
-accepted request that made it, scores add up, and the status agrees with the log and the
-deadlines. Tests call :func:`match_problems` after what they do.
+Tiles are conserved (a withdrawn phony's tiles back on its player's rack and its draw back in
+the bag), the move log is contiguous, goes round the table in seat order and keeps its hash
+chain (no turn changed after it was published), every move is the one accepted request that
+made it (a turn lost to a wrong challenge was made by none), scores add up (challenges
+included), each seat's place agrees with the game, and the status agrees with the log and
+the deadlines. Tests call :func:`match_problems` after what they do.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from collections.abc import Iterator
 from engine import get_ruleset
 from matches.chain import chain_problems
 from matches.models import CommitReceipt, Match, Seat, Turn
+from matches.places import places_of_game, result_of
 from matches.stored_game import game_of
 
-_OUTCOME = {0: Match.Result.FIRST, 1: Match.Result.SECOND, "draw": Match.Result.DRAW}
+
+def _challenge_points(turn: Turn) -> int:
+    return 0 if turn.challenge is None else int(turn.challenge["points"])
 
 
 def _game_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterator[str]:
@@ -36,28 +41,36 @@ def _game_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterat
     if turns and turns[-1].bag_count != game.bag_count:
         yield f"the last turn left {turns[-1].bag_count} in the bag, the bag holds {game.bag_count}"
     for seat in seats:
-        logged = sum(t.score for t in turns if t.position == seat.position)
+        logged = sum(t.score + _challenge_points(t) for t in turns if t.position == seat.position)
         adjusted = sum(a.points for a in game.adjustments if a.player == seat.position)
         if seat.score != logged + adjusted:
             yield (
                 f"seat {seat.position} scores {seat.score}, but its turns sum to {logged} "
                 f"with {adjusted} in end adjustments"
             )
-    totals = [0, 0]
+    totals = [0] * len(seats)
     for turn in turns:
-        totals[turn.position] += turn.score
-        if [turn.first_total, turn.second_total] != totals:
-            yield f"turn {turn.number}'s totals {turn.first_total}/{turn.second_total} != {totals}"
+        totals[turn.position] += turn.score + _challenge_points(turn)
+        if list(turn.totals) != totals:
+            shown = "/".join(str(total) for total in turn.totals)
+            yield f"turn {turn.number}'s totals {shown} != {totals}"
             break
-    played_to_the_end = game.is_over and match.end_reason in {"played_out", "six_scoreless"}
-    if played_to_the_end and (
-        match.end_reason != game.end_reason or match.result != _OUTCOME[game.result]
-    ):
-        yield "the recorded result differs from the game's"
+    played_to_the_end = game.is_over and match.end_reason in {
+        "played_out",
+        "six_scoreless",
+        "finish_line",
+    }
+    if played_to_the_end:
+        places = places_of_game(game)
+        if match.end_reason != game.end_reason or match.result != result_of(places):
+            yield "the recorded result differs from the game's"
+        if [seat.place for seat in seats] != list(places):
+            yield "the seats' places differ from the game's"
     if match.status == Match.Status.LIVE:
-        if game.is_over:
+        open_ending = game.is_over and game.open_play is not None
+        if game.is_over and not open_ending:
             yield "live, but the game is over"
-        if match.to_move != game.to_move:
+        if match.to_move != (None if open_ending else game.to_move):
             yield f"to_move {match.to_move}, but the next turn is seat {game.to_move}'s"
 
 
@@ -67,12 +80,15 @@ def _log_problems(match: Match, seats: list[Seat], turns: list[Turn]) -> Iterato
     A commit and its receipt are written in one transaction, so a retried or replayed request
     can never log a second move, and a move never lacks the answer its sender was given.
     """
+    first = int((match.game_state or {}).get("first", 0))
     for turn in turns:
-        if turn.position != (turn.number - 1) % 2:
+        if turn.position != (first + turn.number - 1) % len(seats):
             yield f"turn {turn.number} was made by seat {turn.position} out of turn"
             break
     members = {seat.position: seat.member_id for seat in seats}
-    made = Counter((members.get(turn.position), turn.client_id) for turn in turns)
+    made = Counter(
+        (members.get(turn.position), turn.client_id) for turn in turns if not turn.lost_turn
+    )
     accepted: Counter[tuple[int | None, str]] = Counter(
         CommitReceipt.objects.filter(
             match=match, accepted=True, kind=CommitReceipt.Kind.MOVE
@@ -91,8 +107,8 @@ def match_problems(match: Match) -> list[str]:
     seats = list(match.seats.order_by("position"))
     turns = list(match.turns.order_by("number"))
     problems: list[str] = []
-    if [seat.position for seat in seats] != [0, 1]:
-        return ["a match must have exactly the seats First and Second"]
+    if [seat.position for seat in seats] != list(range(match.seat_count)):
+        return ["a match must have one seat for each place at its table, in order"]
     if [turn.number for turn in turns] != list(range(1, len(turns) + 1)):
         problems.append("turn numbers are not contiguous from 1")
     problems += chain_problems(turns, match.bag_commitment)
@@ -110,11 +126,14 @@ def match_problems(match: Match) -> list[str]:
             problems.append("live, but no game was dealt")
         if not all(seat.member_id for seat in seats):
             problems.append("live with an empty seat")
-        if match.to_move is None or match.turn_deadline_at is None:
+        waiting = match.to_move is None and (match.game_state or {}).get("open_play")
+        if (match.to_move is None and not waiting) or match.turn_deadline_at is None:
             problems.append("live without a player to move or a turn deadline")
     elif status == Match.Status.FINISHED:
         if not match.result or not match.end_reason:
             problems.append("finished without a result and how it ended")
+        if match.result and any(seat.place is None for seat in seats):
+            problems.append("finished, yet a seat has no place")
     elif status == Match.Status.ABANDONED and match.result:
         problems.append("abandoned, yet with a result")
     if match.game_state is not None:

@@ -74,6 +74,7 @@ class Match(models.Model):
         NONE = "", "Not over"
         PLAYED_OUT = "played_out", "Played out"
         SIX_SCORELESS = "six_scoreless", "Six scoreless turns"
+        FINISH_LINE = "finish_line", "Finish Line reached"
         FORFEIT = "forfeit", "Forfeit"
         NO_SHOW = "no_show", "No-show"
         ABANDONED = "abandoned", "Both seats empty"
@@ -268,13 +269,22 @@ class Turn(models.Model):
     score = models.IntegerField(default=0)
     first_total = models.IntegerField()
     second_total = models.IntegerField()
+    #: A table of 3-4: the other seats' totals (None at two seats).
+    third_total = models.IntegerField(null=True, blank=True)
+    fourth_total = models.IntegerField(null=True, blank=True)
     bag_count = models.PositiveSmallIntegerField()
     # Private to the mover.
-    rack_before = models.CharField(max_length=7, editable=False)
-    swapped = models.CharField(max_length=7, blank=True, editable=False)
-    drawn = models.CharField(max_length=7, blank=True, editable=False)
+    rack_before = models.CharField(max_length=9, editable=False)
+    swapped = models.CharField(max_length=9, blank=True, editable=False)
+    drawn = models.CharField(max_length=9, blank=True, editable=False)
     client_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField()
+    #: Public: the challenge of this play once adjudicated (engine ``ChallengeResult``: who
+    #: challenged, the phonies, the points it moved); None when it was not challenged. The
+    #: totals above are then the totals after the challenge.
+    challenge = models.JSONField(null=True, blank=True)
+    #: Public: a turn lost to a wrong challenge under the double rule (a pass nobody made).
+    lost_turn = models.BooleanField(default=False)
     # Public: SHA-256 of this turn's public record, which names the previous turn's hash (the
     # bag's commitment for turn 1): the tamper-evident chain of matches/chain.py.
     record_hash = models.CharField(max_length=64, editable=False)
@@ -289,6 +299,18 @@ class Turn(models.Model):
     def __str__(self) -> str:
         return f"{self.match} · turn {self.number}"
 
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Every seat's total after this turn, in seat order."""
+        extra = (t for t in (self.third_total, self.fourth_total) if t is not None)
+        return (self.first_total, self.second_total, *extra)
+
+    def set_totals(self, totals: tuple[int, ...]) -> None:
+        """Write ``totals`` (2 to 4 seats) on the total columns."""
+        self.first_total, self.second_total = totals[0], totals[1]
+        self.third_total = totals[2] if len(totals) > 2 else None
+        self.fourth_total = totals[3] if len(totals) > 3 else None
+
 
 class CommitReceipt(models.Model):
     """The answer given to a client's request id (a move, a seat), so a retry answers the
@@ -298,10 +320,11 @@ class CommitReceipt(models.Model):
         MOVE = "move", "Move"
         SEAT = "seat", "Seat"
         RESIGN = "resign", "Resignation"
+        CHALLENGE = "challenge", "Challenge"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
     kind = models.CharField(
-        max_length=6, choices=Kind.choices, default=Kind.MOVE, db_default=Kind.MOVE
+        max_length=10, choices=Kind.choices, default=Kind.MOVE, db_default=Kind.MOVE
     )
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     client_id = models.CharField(max_length=64)

@@ -34,7 +34,7 @@ def canonical_json(value: object) -> bytes:
 def public_record(move: dict[str, Any], previous: str) -> dict[str, Any]:
     """A turn's public record, from the move as the record lists it."""
     play = move["kind"] == "play"
-    return {
+    record = {
         "bag_count": move["bag_count"],
         "kind": move["kind"],
         "number": move["number"],
@@ -55,6 +55,12 @@ def public_record(move: dict[str, Any], previous: str) -> dict[str, Any]:
         if play
         else [],
     }
+    # A table's or a challenge rule's keys, only when they apply (matches/chain.py).
+    if move.get("challenge"):
+        record["challenge"] = {key: move["challenge"][key] for key in ("by", "phonies", "points")}
+    if move.get("lost_turn"):
+        record["lost_turn"] = True
+    return record
 
 
 class Stream:

@@ -1,7 +1,7 @@
 """Glue between the stored match record and the engine: the whole game, and the bag check.
 
-The engine recomputes a game from its seed, its salt (the seats' contributions, First's then
-Second's) and its moves: :func:`replayed_game` gives the whole game with its history (for a
+The engine recomputes a game from its seed, its salt (the seats' contributions in seat order)
+and its moves and challenges: :func:`replayed_game` gives the whole game with its history (for a
 record), and :func:`verify_bag` compares that recomputation with what the server stored,
 turn by turn. Both read hidden fields (the seed, the racks, a swap's letters): server-side
 only; the bag check only once the match is over, when the seed is public anyway.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from engine import Game, Move, MoveError, Pass, PlacedTile, Play, Swap, TurnRecord
@@ -51,16 +52,52 @@ def move_of(turn: Turn) -> Move:
     return Pass()
 
 
+class RecordedVerdicts:
+    """A word list that gives a logged challenge the verdict it was given: every word is
+    good but the phonies the turn names (so a replay never depends on the lexicon of today)."""
+
+    def __init__(self, phonies: list[str]) -> None:
+        self.phonies = frozenset(phonies)
+
+    def __contains__(self, word: object) -> bool:
+        return word not in self.phonies
+
+
+def new_game(match: Match, seats: list[Seat]) -> Game:
+    """The match's game as dealt: its table, challenge rule and finish line."""
+    return Game.new(
+        ruleset=match.ruleset,
+        seed=bytes.fromhex(match.bag_seed),
+        salt=salt_of(seats),
+        players=len(seats),
+        challenge=match.challenge_rule,  # type: ignore[arg-type]
+        finish_line=match.finish_line,
+    )
+
+
+def replayed_steps(game: Game, turns: list[Turn]) -> Iterator[tuple[Turn, Game]]:
+    """Each logged turn with the game after it (after its challenge, when it had one): a
+    lost turn is the engine's own step after a challenge, so it is not applied again."""
+    for turn in turns:
+        if not turn.lost_turn:
+            game = game.apply(move_of(turn), player=game.to_move, lexicon=None)
+            if turn.challenge is not None:
+                verdicts = RecordedVerdicts(list(turn.challenge["phonies"]))
+                game = game.challenge(by=int(turn.challenge["by"]), lexicon=verdicts)
+        yield turn, game
+
+
 def replayed_game(match: Match, seats: list[Seat], turns: list[Turn]) -> Game:
     """The whole game, history included, replayed from the deal and the logged ``turns``.
 
     The engine applies each logged move as it did live (without the word list: each was
-    checked when it was made). Raises MoveError if the log does not fit its own deal, which
-    ``check_integrity`` and :func:`verify_bag` would report.
+    checked when it was made) and each logged challenge with its recorded verdict. Raises
+    MoveError if the log does not fit its own deal, which ``check_integrity`` and
+    :func:`verify_bag` would report.
     """
-    game = Game.new(ruleset=match.ruleset, seed=bytes.fromhex(match.bag_seed), salt=salt_of(seats))
-    for turn in turns:
-        game = game.apply(move_of(turn), player=game.to_move, lexicon=None)
+    game = new_game(match, seats)
+    for _turn, after in replayed_steps(game, turns):
+        game = after
     return game
 
 
@@ -101,21 +138,25 @@ def verify_bag(match: Match) -> BagReport:
             report.mismatches.append("turns were recorded but no tiles were ever dealt")
         return report
     try:
-        game = Game.new(ruleset=match.ruleset, seed=seed, salt=salt_of(seats))
+        game = new_game(match, seats)
     except ValueError as error:
         report.mismatches.append(f"contributions: {error}")
         return report
     _compare(report, "numbering", [turn.number for turn in turns], list(range(1, len(turns) + 1)))
-    for turn in turns:
+    steps = replayed_steps(game, turns)
+    while True:
         try:
-            game = game.apply(move_of(turn), player=game.to_move, lexicon=None)
+            step = next(steps, None)
         except MoveError as error:
             report.mismatches.append(
-                f"turn {turn.number}: the recorded move does not fit the recomputed rack "
+                f"turn {report.turns + 1}: the recorded move does not fit the recomputed rack "
                 f"({error.message})"
             )
             return report
-        _check_turn(report, turn, game.turns[-1])
+        if step is None:
+            break
+        turn, game = step
+        _check_turn(report, turn, game.turns[turn.number - 1])
         _compare(report, f"turn {turn.number} bag count", turn.bag_count, game.bag_count)
         report.turns += 1
     for seat in seats:

@@ -50,13 +50,18 @@ When = Annotated[
     WithJsonSchema({"type": "string", "format": "date-time"}),
 ]
 
-Seat = Annotated[int, Field(ge=0, le=1, description="0 is First, 1 is Second.")]
+Seat = Annotated[
+    int,
+    Field(ge=0, le=3, description="0 is First, 1 is Second (2 Third, 3 Fourth at a table)."),
+]
 Status = Literal["scheduled", "live", "finished", "abandoned"]
-Result = Literal["", "first", "second", "draw"]
+#: ``table``: a table of 3-4, whose result is each seat's ``place``.
+Result = Literal["", "first", "second", "draw", "table"]
 EndReason = Literal[
     "",
     "played_out",
     "six_scoreless",
+    "finish_line",
     "forfeit",
     "no_show",
     "abandoned",
@@ -67,6 +72,7 @@ EndReason = Literal[
     "withdrawn",
 ]
 MoveKind = Literal["play", "swap", "pass"]
+ChallengeRuleName = Literal["void", "single", "double", "five_point", "ten_point"]
 #: What a match's ``name`` is, wherever it goes out (matches/visibility/titles.py).
 TITLE = "The match's title: its own label and the members seated now (Round 1: alice v bob)."
 Visibility = Literal["public", "members"]
@@ -123,6 +129,27 @@ class WordView(Shape):
         return cls(word=word.word, tiles=word.tiles, position=word.position, score=word.score)
 
 
+class ChallengeView(Shape):
+    """How a challenge of a play ended (public once decided)."""
+
+    by: Seat = Field(description="The seat that challenged.")
+    phonies: list[str] = Field(description="The play's words not in the lexicon (empty: good).")
+    points: int = Field(
+        description="The player's score change: minus the play's score when it was withdrawn,"
+        " the bonus (0, 5 or 10) when it stood."
+    )
+    withdrawn: bool
+
+
+class OpenPlayView(Shape):
+    """The last play while it may be challenged: whose it is, who may challenge, until when."""
+
+    turn_number: int = Field(description="The play's turn number (send it with ``challenge``).")
+    player: Seat
+    challengers: list[Seat]
+    until: When | None = Field(description="When the window closes (or the next move, first).")
+
+
 class MoveView(Shape):
     """One turn as everyone sees it; a swap is only a count."""
 
@@ -133,13 +160,17 @@ class MoveView(Shape):
     swap_count: int
     words: list[WordView]
     score: int
-    totals: tuple[int, int]
+    totals: tuple[int, ...] = Field(description="Every seat's total after the turn, in seat order.")
     bag_count: int
     at: When | None
     #: The turn log's chain (docs/RECORDS.md): the previous turn's record hash (the bag's
     #: commitment for turn 1), and SHA-256 of this turn's canonical public record.
     previous_hash: str = Field(pattern="^[0-9a-f]{64}$")
     record_hash: str = Field(pattern="^[0-9a-f]{64}$")
+    challenge: ChallengeView | None = Field(
+        default=None, description="The play's challenge, once decided (totals are after it)."
+    )
+    lost_turn: bool = Field(default=False, description="A turn lost to a wrong double challenge.")
 
 
 class SeatView(Shape):
@@ -151,6 +182,7 @@ class SeatView(Shape):
     name: str | None
     score: int
     rack_count: int = Field(ge=0)
+    place: int | None = Field(default=None, description="1: won (ties share); null until the end.")
 
 
 class RackAdjustment(Shape):
@@ -167,18 +199,18 @@ class RackAdjustment(Shape):
     )
     tile_count: int = Field(ge=0, description="How many tiles were left on that rack.")
     points: int = Field(description="Negative: deducted; positive: gained by going out.")
-    totals: tuple[int, int] = Field(description="Both scores after this change.")
+    totals: tuple[int, ...] = Field(description="Every seat's score after this change.")
 
 
 class FinalScore(Shape):
     """How the final scores were reached: the scores after the last move, each rack's
     adjustment in the order applied, and the final scores (the seats' scores)."""
 
-    before: tuple[int, int] = Field(description="The scores after the last move.")
+    before: tuple[int, ...] = Field(description="The scores after the last move.")
     adjustments: list[RackAdjustment] = Field(
         description="Empty when nothing was adjusted (a forfeit, or both racks empty)."
     )
-    final: tuple[int, int]
+    final: tuple[int, ...]
 
 
 #: Says when ``final_score`` is filled, wherever it appears.
@@ -262,6 +294,11 @@ class PublicMatch(Shape):
         description="The players' declared vacations that have not ended (tournament matches"
         " only); turn_deadline_at already allows for them.",
     )
+    seat_count: int = Field(default=2, ge=2, le=4)
+    challenge_rule: ChallengeRuleName = "void"
+    open_play: OpenPlayView | None = Field(
+        default=None, description="The last play while it may be challenged; null otherwise."
+    )
 
 
 class MatchView(PublicMatch):
@@ -343,6 +380,21 @@ class TurnNews(Shape):
     bag_count: int
     turn_deadline_at: When | None = Field(description="The deadline of the turn now to play.")
     seats: list[SeatView]
+    open_play: OpenPlayView | None = None
+
+
+class ChallengeNews(Shape):
+    """A play was challenged and adjudicated: the outcome, the play's turn as it now stands
+    (its record hash recomputed with the challenge), the board, who is next and until when."""
+
+    move: MoveView
+    challenge: ChallengeView
+    board: list[str]
+    turn_number: int
+    to_move: Seat | None
+    bag_count: int
+    turn_deadline_at: When | None
+    seats: list[SeatView]
 
 
 class RackNews(Shape):
@@ -366,6 +418,7 @@ class ResultNews(Shape):
     result: Result
     end_reason: EndReason
     scores: list[int]
+    places: list[int | None] = Field(default_factory=list, description="Each seat's place.")
     finished_at: When | None
     final_score: FinalScore | None = Field(description=FINAL_SCORE_NOTE)
     bag_seed: str | None = Field(
@@ -387,13 +440,21 @@ class NoNews(Shape):
 
 
 EventKind = Literal[
-    "seat_taken", "opened", "turn", "ended", "key_rotated", "fixture_changed", "fairness"
+    "seat_taken",
+    "opened",
+    "turn",
+    "challenge_result",
+    "ended",
+    "key_rotated",
+    "fixture_changed",
+    "fairness",
 ]
 #: What each public event carries.
 EVENT_DATA: dict[str, type[Shape]] = {
     "seat_taken": SeatsNews,
     "opened": PublicMatch,
     "turn": TurnNews,
+    "challenge_result": ChallengeNews,
     "ended": ResultNews,
     "key_rotated": NoNews,
     "fixture_changed": NoNews,
@@ -423,6 +484,14 @@ class Refusal(Shape):
     message: str
 
 
+class Challenged(Shape):
+    """Your challenge was adjudicated (the ``challenge_result`` event tells everyone)."""
+
+    code: Literal["challenged"] = "challenged"
+    turn_number: int = Field(description="The challenged play's turn number.")
+    challenge: ChallengeView
+
+
 class Seated(Shape):
     """You took this seat."""
 
@@ -439,6 +508,9 @@ class Request(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
+#: The most tiles a move can name: the largest rack a ruleset deals (classic-nine's 9); the
+#: engine refuses more than the match's own rack holds.
+MAX_RACK_TILES = 9
 ClientId = Annotated[str, Field(min_length=1, max_length=MAX_CLIENT_ID_LENGTH)]
 TurnNumber = Annotated[int, Field(ge=0, le=MAX_INT)]
 
@@ -464,7 +536,7 @@ class SyncRequest(Request):
 
 
 class TakeSeatRequest(Request):
-    """Sit down in a free seat: 0 (First), 1 (Second) or null (either)."""
+    """Sit down in a free seat: 0 (First), 1 (Second), 2-3 at a table, or null (any)."""
 
     type: Literal["take_seat"]
     id: ClientId
@@ -477,7 +549,7 @@ class PlayRequest(Request):
     type: Literal["play"]
     id: ClientId
     turn: TurnNumber
-    tiles: Annotated[list[TileIn], Field(max_length=7)]
+    tiles: Annotated[list[TileIn], Field(max_length=MAX_RACK_TILES)]
 
 
 class SwapRequest(Request):
@@ -487,7 +559,7 @@ class SwapRequest(Request):
     id: ClientId
     turn: TurnNumber
     tiles: Annotated[
-        list[Annotated[str, Field(max_length=MAX_LETTER_LENGTH)]], Field(max_length=7)
+        list[Annotated[str, Field(max_length=MAX_LETTER_LENGTH)]], Field(max_length=MAX_RACK_TILES)
     ] = Field(description=f"Letters A-Z, or {BLANK} for a blank.")
 
 
@@ -506,9 +578,24 @@ class ResignRequest(Request):
     id: ClientId
 
 
+class ChallengeRequest(Request):
+    """Challenge the last play, the one made as turn ``turn`` (any other seated player, while
+    it is open: see ``open_play``)."""
+
+    type: Literal["challenge"]
+    id: ClientId
+    turn: TurnNumber
+
+
 CommitRequest = PlayRequest | SwapRequest | PassRequest
 ClientFrame = Annotated[
-    SyncRequest | TakeSeatRequest | PlayRequest | SwapRequest | PassRequest | ResignRequest,
+    SyncRequest
+    | TakeSeatRequest
+    | PlayRequest
+    | SwapRequest
+    | PassRequest
+    | ResignRequest
+    | ChallengeRequest,
     Field(discriminator="type"),
 ]
 
@@ -580,6 +667,16 @@ class ResignedAck(Shape):
     code: Literal["resigned"] = "resigned"
 
 
+class ChallengedAck(Challenged):
+    """The answer to ``challenge`` that was adjudicated (the outcome; the
+    ``challenge_result`` event follows, to everyone)."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    accepted: Literal[True] = True
+    replayed: bool
+
+
 class _Event(Shape):
     match_id: int
 
@@ -587,6 +684,13 @@ class _Event(Shape):
 class TurnFrame(_Event):
     type: Literal["turn"] = "turn"
     data: TurnNews
+
+
+class ChallengeResultFrame(_Event):
+    """A play was challenged: the outcome, for every watcher."""
+
+    type: Literal["challenge_result"] = "challenge_result"
+    data: ChallengeNews
 
 
 class RackFrame(_Event):
@@ -640,6 +744,7 @@ class RematchFrame(_Event):
 
 EVENT_FRAMES: dict[str, type[_Event]] = {
     "turn": TurnFrame,
+    "challenge_result": ChallengeResultFrame,
     "opened": OpenedFrame,
     "seat_taken": SeatTakenFrame,
     "ended": EndedFrame,
@@ -653,7 +758,7 @@ PRIVATE_FRAMES: dict[str, type[_Event]] = {
     "fairness": FairnessFrame,
     "rematch": RematchFrame,
 }
-AckFrame = AcceptedAck | RefusedAck | SeatedAck | ResignedAck
+AckFrame = AcceptedAck | RefusedAck | SeatedAck | ResignedAck | ChallengedAck
 ServerFrame = (
     SnapshotFrame
     | ErrorFrame
@@ -661,7 +766,9 @@ ServerFrame = (
     | RefusedAck
     | SeatedAck
     | ResignedAck
+    | ChallengedAck
     | TurnFrame
+    | ChallengeResultFrame
     | RackFrame
     | OpenedFrame
     | SeatTakenFrame

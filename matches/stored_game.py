@@ -7,7 +7,12 @@ next move needs that the log does not say cheaply, and each part of it lives in 
 - on the match: the turn number and whose move (``Match.turn_number``, ``Match.to_move``),
   the bag's seed (``Match.bag_seed``; the salt is the seats' contributions);
 - in ``Match.game_state``, a small JSON object: the board, the bag, how far the draw stream
-  has run, the scoreless run, and once the game has ended, how and the rack adjustments.
+  has run, the scoreless run, and once the game has ended, how and the rack adjustments;
+  at a table or under a challenge rule also the seat that started (``first``), the seats
+  owed a lost turn (``lost_turns``) and, while the last play is open to a challenge, what
+  withdrawing it must restore (``open_play``: the engine's ``OpenPlay`` and the play's own
+  turn record, hidden like the bag);
+- the challenge rule and the finish line are the match's columns.
 
 ``Match.bag_count`` is the one derived column, written beside the bag by
 :func:`store_position` for the listings and snapshots that must not read the hidden bag.
@@ -19,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine import Board, Game
-from engine.game import EndAdjustment
+from engine import Board, Game, get_ruleset
+from engine.game import EndAdjustment, OpenPlay, TurnRecord
 from engine.tiles import DrawStream
 from matches.models import Match, Seat
 
@@ -31,7 +36,7 @@ POSITION_FORMAT: Final = 2
 
 def position_state(game: Game) -> dict[str, Any]:
     """What ``Match.game_state`` holds of ``game``: the parts with no column of their own."""
-    return {
+    state: dict[str, Any] = {
         "format": POSITION_FORMAT,
         "board": list(game.board.rows()),
         "bag": "".join(game.bag),
@@ -41,6 +46,22 @@ def position_state(game: Game) -> dict[str, Any]:
         "result": game.result,
         "adjustments": [adjustment.to_json() for adjustment in game.adjustments],
     }
+    # A table's and a challenge rule's parts, only when they differ from a duel's (whose
+    # position keeps exactly the keys it always had).
+    if game.first:
+        state["first"] = game.first
+    if game.lost_turns:
+        state["lost_turns"] = list(game.lost_turns)
+    if game.open_play is not None:
+        state["open_play"] = _open_play_state(game)
+    return state
+
+
+def _open_play_state(game: Game) -> dict[str, Any] | None:
+    """The open play's restore facts and turn record (None when no play can be challenged)."""
+    if game.open_play is None:
+        return None
+    return {"open": game.open_play.to_json(), "turn": game.turns[-1].to_json()}
 
 
 def salt_of(seats: list[Seat]) -> bytes:
@@ -58,18 +79,31 @@ def game_of(match: Match, seats: list[Seat]) -> Game:
         raise ValueError(f"match {match.pk} has not been dealt")
     if state.get("format") != POSITION_FORMAT:
         raise ValueError(f"unsupported position format {state.get('format')!r}")
+    board = Board.from_rows(state["board"])
+    open_state = state.get("open_play")
+    ruleset = get_ruleset(match.ruleset)
     return Game.resume(
-        ruleset=match.ruleset,
-        board=Board.from_rows(state["board"]),
-        racks=(tuple(seats[0].rack), tuple(seats[1].rack)),
+        ruleset=ruleset,
+        board=board,
+        racks=tuple(tuple(seat.rack) for seat in seats),
         bag=tuple(state["bag"]),
         stream=DrawStream(bytes.fromhex(match.bag_seed), salt_of(seats), int(state["draws"])),
-        scores=(seats[0].score, seats[1].score),
+        scores=tuple(seat.score for seat in seats),
         turn_number=match.turn_number,
         scoreless_streak=int(state["scoreless_streak"]),
         end_reason=state["end_reason"],
         result=state["result"],
         adjustments=tuple(EndAdjustment.from_json(item) for item in state["adjustments"]),
+        first=int(state.get("first", 0)),
+        challenge=match.challenge_rule,  # type: ignore[arg-type]
+        finish_line=match.finish_line,
+        lost_turns=tuple(int(seat) for seat in state.get("lost_turns", ())),
+        open_play=None if open_state is None else OpenPlay.from_json(open_state["open"]),
+        last_turn=None
+        if open_state is None
+        else TurnRecord.from_json(
+            open_state["turn"], board_size=board.size, max_tiles=ruleset.rack_size
+        ),
     )
 
 

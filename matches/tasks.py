@@ -19,3 +19,8 @@ def default_no_shows() -> list[int]:
 @shared_task(name="matches.forfeit_stalled_matches", ignore_result=True)
 def forfeit_stalled_matches() -> list[int]:
     return services.forfeit_stalled_matches()
+
+
+@shared_task(name="matches.close_challenge_windows", ignore_result=True)
+def close_challenge_windows(match_ids: list[int] | None = None) -> list[int]:
+    return services.close_challenge_windows(match_ids=match_ids)

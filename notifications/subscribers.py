@@ -18,6 +18,7 @@ from common.events import (
     MatchOpened,
     MemberForgotten,
     Phase,
+    PlayChallenged,
     RematchOffered,
     RoundPaired,
     SeatFacts,
@@ -53,6 +54,15 @@ def your_move_after_a_turn(event: TurnRecorded) -> None:
         match_id=event.match_id, turn_number=event.turn_number, member_id=seat.member_id
     ):
         event.rows.insert(notice, ignore_conflicts=True)
+
+
+def your_move_after_a_challenge(event: PlayChallenged) -> None:
+    """A challenge moved the turn on (a lost turn, or a game-ending play withdrawn): the
+    player now to move is told, as after a move."""
+    seat = _to_move(event.seats, event.to_move)
+    if not event.moved_on or seat is None or seat.member_id is None:
+        return
+    notices.your_move(match_id=event.match_id, turn_number=event.turn_now, member_id=seat.member_id)
 
 
 def result_to_each_player(event: MatchFinished) -> None:
@@ -97,6 +107,7 @@ def subscribe_all() -> None:
     subscribe(MemberForgotten, forget_their_rows, phase=Phase.IN_TRANSACTION)
     subscribe(MatchOpened, your_move_at_kickoff, phase=Phase.IN_TRANSACTION)
     subscribe(TurnRecorded, your_move_after_a_turn, phase=Phase.IN_TRANSACTION)
+    subscribe(PlayChallenged, your_move_after_a_challenge, phase=Phase.IN_TRANSACTION)
     subscribe(MatchFinished, result_to_each_player, phase=Phase.IN_TRANSACTION)
     subscribe(FixtureScheduled, fixture_to_each_player, phase=Phase.IN_TRANSACTION)
     subscribe(RoundPaired, rounds.round_paired, phase=Phase.IN_TRANSACTION)

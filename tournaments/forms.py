@@ -218,6 +218,47 @@ class FixtureForm(LocalTimeMixin):
     second = forms.CharField(
         label="Second (username)", required=False, max_length=150, widget=member_input()
     )
+    seats = forms.TypedChoiceField(
+        label="Seats",
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+        required=False,
+        empty_value=None,
+        help_text="A classic table seats 3 or 4; Word Duel is always a duel.",
+    )
+    third = forms.CharField(
+        label="Third (username)", required=False, max_length=150, widget=member_input()
+    )
+    fourth = forms.CharField(
+        label="Fourth (username)", required=False, max_length=150, widget=member_input()
+    )
+    challenge_rule = forms.ChoiceField(
+        label="Challenge rule",
+        choices=[
+            ("void", "Void: a word not in the list is refused"),
+            ("single", "Single: a wrong challenge costs nothing"),
+            ("double", "Double: a wrong challenge loses a turn"),
+            ("five_point", "5 points to the player on a wrong challenge"),
+            ("ten_point", "10 points to the player on a wrong challenge"),
+        ],
+        initial="void",
+        required=False,
+    )
+    challenge_window_hours = forms.IntegerField(
+        label="Challenge window (hours)",
+        required=False,
+        min_value=1,
+        max_value=14 * 24,
+        help_text="How long a play may be challenged. Empty: until the next move's deadline.",
+    )
+    finish_line = forms.IntegerField(
+        label="Finish Line",
+        required=False,
+        min_value=1,
+        max_value=2000,
+        help_text="The game ends when a player reaches this score. Empty: off.",
+    )
 
     def _clean_player(self, field: str) -> Member | None:
         username = self.cleaned_data.get(field, "").strip()
@@ -234,6 +275,12 @@ class FixtureForm(LocalTimeMixin):
     def clean_second(self) -> Member | None:
         return self._clean_player("second")
 
+    def clean_third(self) -> Member | None:
+        return self._clean_player("third")
+
+    def clean_fourth(self) -> Member | None:
+        return self._clean_player("fourth")
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if "kickoff_at" in data:
@@ -242,12 +289,17 @@ class FixtureForm(LocalTimeMixin):
         first, second = data.get("first"), data.get("second")
         if first is not None and first == second:
             self.add_error("second", "A member cannot sit on both sides of a fixture.")
+        seats = data.get("seats") or 2
+        for place, field in ((3, "third"), (4, "fourth")):
+            if data.get(field) is not None and seats < place:
+                self.add_error(field, f"This fixture has {seats} seats.")
         return data
 
     def service_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``tournaments.services.create_fixture``."""
+        """Keyword arguments for ``tournaments.services.create_fixture`` (a table of 3-4
+        as ``table``, its players in seat order)."""
         data = self.cleaned_data
-        return {
+        kwargs: dict[str, Any] = {
             "name": data["name"],
             "kickoff_at": data["kickoff_at"],
             "first": data["first"],
@@ -256,7 +308,17 @@ class FixtureForm(LocalTimeMixin):
             "visibility_": data["visibility"],
             "no_show_window": timedelta(minutes=data["no_show_minutes"]),
             "rated": data["rated"],
+            "challenge_rule": data.get("challenge_rule") or "void",
+            "challenge_window": None
+            if data.get("challenge_window_hours") is None
+            else timedelta(hours=data["challenge_window_hours"]),
+            "finish_line": data.get("finish_line"),
         }
+        seats = data.get("seats") or 2
+        if seats > 2:
+            players = [data.get(field) for field in ("first", "second", "third", "fourth")]
+            kwargs.update(first=None, second=None, table=players[:seats])
+        return kwargs
 
 
 def entrants(text: str, *, at_least: str | None) -> list[Member]:

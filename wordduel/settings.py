@@ -428,7 +428,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": CLOCK_SWEEP_SECONDS},
     }
-    for name in ("open_due_matches", "default_no_shows", "forfeit_stalled_matches")
+    for name in (
+        "open_due_matches",
+        "default_no_shows",
+        "close_challenge_windows",
+        "forfeit_stalled_matches",
+    )
 }
 # Notices (notifications/sweeps.py): forfeit warnings, kick-off reminders, digests, and
 # deliveries whose time came, once a minute.

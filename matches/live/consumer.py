@@ -59,6 +59,8 @@ from matches.live.protocol import CommitRequest, ProtocolError, Request, move_of
 from matches.news import PrivateNews, PublicNews, SignedOut, session_digest
 from matches.schemas import (
     AcceptedAck,
+    ChallengedAck,
+    ChallengeRequest,
     ErrorFrame,
     MatchView,
     RefusedAck,
@@ -427,6 +429,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 await self._take_seat(request)
             elif isinstance(request, ResignRequest):
                 await self._resign(request)
+            elif isinstance(request, ChallengeRequest):
+                await self._challenge(request)
             else:
                 await self._commit(request)
         except Exception:  # a bug of ours: answer it, keep the socket, let the client resync
@@ -472,6 +476,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         resigned = await self._change(request, services.match_resign)
         if resigned is not None:
             await self._send(ResignedAck(id=request.id, replayed=resigned.replayed))
+
+    async def _challenge(self, request: ChallengeRequest) -> None:
+        """One call of ``services.match_challenge``; the ``challenge_result`` news reaches
+        every watcher, the challenger's own answer comes here."""
+        decided = await self._change(request, services.match_challenge, expected_turn=request.turn)
+        if decided is not None:
+            await self._send(
+                ChallengedAck(id=request.id, replayed=decided.replayed, **dict(decided.answer))
+            )
 
     async def _take_seat(self, request: TakeSeatRequest) -> None:
         taken = await self._change(

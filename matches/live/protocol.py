@@ -20,6 +20,8 @@ from engine import Move, Pass, Play, Swap
 from matches.schemas import (
     MAX_CLIENT_ID_LENGTH,
     MAX_FRAME_BYTES,
+    MAX_RACK_TILES,
+    ChallengeRequest,
     PassRequest,
     PlayRequest,
     ResignRequest,
@@ -29,7 +31,13 @@ from matches.schemas import (
 )
 
 Request: TypeAlias = (
-    SyncRequest | TakeSeatRequest | PlayRequest | SwapRequest | PassRequest | ResignRequest
+    SyncRequest
+    | TakeSeatRequest
+    | PlayRequest
+    | SwapRequest
+    | PassRequest
+    | ResignRequest
+    | ChallengeRequest
 )
 CommitRequest: TypeAlias = PlayRequest | SwapRequest | PassRequest
 
@@ -40,6 +48,7 @@ REQUESTS: dict[str, type[BaseModel]] = {
     "sync": SyncRequest,
     "take_seat": TakeSeatRequest,
     "resign": ResignRequest,
+    "challenge": ChallengeRequest,
 }
 REQUEST_TYPES = tuple(REQUESTS)
 COMMIT_TYPES = ("play", "swap", "pass")
@@ -163,12 +172,14 @@ def _explain(kind: str, errors: list[ErrorDetails]) -> tuple[str, str]:
     loc = error["loc"]
     field = loc[0]
     if field == "position":
-        return "invalid_field", "The field 'position' must be 0 (First), 1 (Second) or null."
+        return "invalid_field", (
+            "The field 'position' must be a seat (0 First, 1 Second, 2-3 at a table) or null."
+        )
     if field == "turn":
         return "invalid_field", f"The field 'turn' of {what} must be a whole number, 0 or more."
     if len(loc) == 1:  # the tiles themselves
         if error["type"] == "too_long":
-            return "invalid_field", f"{what.capitalize()} names at most 7 tiles."
+            return "invalid_field", f"{what.capitalize()} names at most {MAX_RACK_TILES} tiles."
         return "invalid_field", f"The field 'tiles' of {what} must be a list."
     if kind == "swap":
         return "invalid_field", "Each tile of a swap must be a letter A–Z, or ? for a blank."

@@ -11,13 +11,16 @@ these; nothing else writes a match.
 - :mod:`.seating`: taking a seat, replacing the viewing link;
 - :mod:`.play`: a play, swap or pass;
 - :mod:`.resignation`: a player resigns;
+- :mod:`.challenge`: a player challenges the last play;
 - :mod:`.clock`: deadlines on a look, and the sweeps;
 - :mod:`.bag`: a player's randomness for the bag.
 """
 
 from common.errors import NotAllowed, ServiceError, SignInRequired
 from matches.services.bag import match_contribute_entropy
+from matches.services.challenge import ChallengeDecided, ChallengeWindowClosed, match_challenge
 from matches.services.clock import (
+    close_challenge_windows,
     default_no_shows,
     forfeit_stalled_matches,
     look_at_match,
@@ -41,6 +44,8 @@ from matches.services.resignation import Resigned, match_resign
 from matches.services.seating import SeatTaken, match_rotate_viewing_key, match_take_seat
 
 __all__ = [
+    "ChallengeDecided",
+    "ChallengeWindowClosed",
     "Committed",
     "ContributionRefused",
     "FixtureUnchangeable",
@@ -55,11 +60,13 @@ __all__ = [
     "SeatUnavailable",
     "ServiceError",
     "SignInRequired",
+    "close_challenge_windows",
     "create_match",
     "default_no_shows",
     "forfeit_stalled_matches",
     "look_at_match",
     "match_apply_deadlines",
+    "match_challenge",
     "match_commit",
     "match_contribute_entropy",
     "match_resign",

@@ -57,12 +57,20 @@ def look_at_match(*, user: Any, match_id: int, key: str | None) -> MatchAccess:
 
 
 def due_batch(
-    *, status: str, deadline: str, now: datetime, after: tuple[datetime, int] | None = None
+    *,
+    status: str,
+    deadline: str,
+    now: datetime,
+    after: tuple[datetime, int] | None = None,
+    only: Q | None = None,
 ) -> QuerySet[Match]:
-    """The next batch of due rows after the cursor ``after``, locked, skipping locked ones."""
+    """The next batch of due rows after the cursor ``after``, locked, skipping locked ones
+    (``only``: a further condition on the rows)."""
     due = Match.objects.select_for_update(skip_locked=True).filter(
         status=status, **{f"{deadline}__lte": now}
     )
+    if only is not None:
+        due = due.filter(only)
     if after is not None:
         due = due.filter(
             Q(**{f"{deadline}__gt": after[0]}) | Q(**{deadline: after[0], "pk__gt": after[1]})
@@ -70,7 +78,9 @@ def due_batch(
     return due.order_by(deadline, "pk")[:SWEEP_BATCH]
 
 
-def _sweep(*, status: str, deadline: str, now: datetime, limit: int) -> list[int]:
+def _sweep(
+    *, status: str, deadline: str, now: datetime, limit: int, only: Q | None = None
+) -> list[int]:
     """Apply deadlines to due matches, a batch per transaction; return the changed ids.
 
     Due rows come off the partial deadline index in deadline order, claimed with
@@ -83,7 +93,9 @@ def _sweep(*, status: str, deadline: str, now: datetime, limit: int) -> list[int
     cursor: tuple[datetime, int] | None = None
     while len(changed) < limit:
         with transaction.atomic():
-            batch = list(due_batch(status=status, deadline=deadline, now=now, after=cursor))
+            batch = list(
+                due_batch(status=status, deadline=deadline, now=now, after=cursor, only=only)
+            )
             if not batch:
                 break
             last_due = getattr(batch[-1], deadline)
@@ -119,11 +131,30 @@ def forfeit_stalled_matches(*, now: datetime | None = None, limit: int = 500) ->
     )
 
 
+def close_challenge_windows(
+    *, now: datetime | None = None, limit: int = 500, match_ids: list[int] | None = None
+) -> list[int]:
+    """Finish every game whose last play ended it and whose challenge window has passed
+    unchallenged (a live match with nobody to move: its deadline is the window's end).
+    ``match_ids``: only these matches (still selected by state and deadline)."""
+    only = Q(to_move__isnull=True)
+    if match_ids is not None:
+        only &= Q(pk__in=match_ids)
+    return _sweep(
+        status=Match.Status.LIVE,
+        deadline="turn_deadline_at",
+        now=now or _now(),
+        limit=limit,
+        only=only,
+    )
+
+
 def run_clock(*, now: datetime | None = None) -> dict[str, list[int]]:
-    """All three sweeps, in the order the rules apply them."""
+    """All the sweeps, in the order the rules apply them."""
     now = now or _now()
     return {
         "opened": open_due_matches(now=now),
         "no_shows": default_no_shows(now=now),
+        "windows": close_challenge_windows(now=now),
         "forfeits": forfeit_stalled_matches(now=now),
     }

@@ -54,7 +54,7 @@ def seat_facts(seats: list[Seat]) -> tuple[SeatFacts, ...]:
 
 
 def seated_members(seats: list[Seat]) -> tuple[int, ...]:
-    """The members seated, First's then Second's (an empty seat left out)."""
+    """The members seated, in seat order (an empty seat left out)."""
     return tuple(seat.member_id for seat in seats if seat.member_id is not None)
 
 

@@ -9,7 +9,16 @@ from typing import Any
 from django.db import transaction
 
 from common.events import TurnRecorded, emit
-from engine import Game, MatchOver, Move, MoveError, NotKickedOff, NotYourTurn, StaleTurn
+from engine import (
+    Game,
+    MatchOver,
+    Move,
+    MoveError,
+    NotKickedOff,
+    NotYourTurn,
+    StaleTurn,
+    TurnRecord,
+)
 from lexicon.lexicon import get_lexicon
 from matches import visibility
 from matches.chain import record_hash
@@ -19,7 +28,11 @@ from matches.schemas import CommitAccepted, Refusal, WordView
 from matches.services.common import locked_match, seat_facts
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused
-from matches.services.lifecycle import apply_deadlines, finish_match
+from matches.services.lifecycle import (
+    apply_deadlines,
+    finish_played_game,
+    open_ending_deadline,
+)
 from matches.services.locked_reads import locked_seats_for_a_move
 from matches.services.receipts import keep_receipt, receipt_row, replayed_answer
 from matches.services.rows_at_once import RowsAtOnce
@@ -79,7 +92,7 @@ def match_commit(
             client_id=client_id,
             last_turn=match.turn_number,
         )
-        assert [seat.position for seat in seats] == [0, 1], "every match has exactly two seats"
+        assert [seat.position for seat in seats] == list(range(match.seat_count)), "seats"
         if receipt_pk is not None:
             return _replay_of(CommitReceipt.objects.get(pk=receipt_pk))
         now = now or _now()
@@ -142,6 +155,59 @@ def _checked_move(
     return game.apply(move, player=seat.position, lexicon=lexicon)
 
 
+def turn_row(
+    match: Match, record: TurnRecord, *, number: int, bag_count: int, client_id: str, now: datetime
+) -> Turn:
+    """The log's row of one engine turn record (its hash is set by the caller)."""
+    move = record.move.to_dict()
+    swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
+    turn = Turn(
+        match=match,
+        number=number,
+        position=record.player,
+        kind=record.kind,
+        placement=move["tiles"] if record.kind == Turn.Kind.PLAY else [],
+        swap_count=len(swapped),
+        words=[WordView.of(word).model_dump() for word in record.words],
+        score=record.score,
+        bag_count=bag_count,
+        rack_before="".join(record.rack_before),
+        swapped=swapped,
+        drawn="".join(record.drawn),
+        client_id="" if record.lost_turn else client_id,
+        created_at=now,
+        challenge=None if record.challenge is None else record.challenge.to_json(),
+        lost_turn=record.lost_turn,
+    )
+    turn.set_totals(record.totals)
+    return turn
+
+
+def new_turn_rows(
+    match: Match, game: Game, *, client_id: str, now: datetime, last_hash: str | None
+) -> list[Turn]:
+    """The rows of the turns ``game`` holds beyond the match's stored turn number (a move,
+    and any lost turns taken after it), chained to ``last_hash`` (None before turn 1)."""
+    count = game.turn_number - match.turn_number
+    records = game.turns[len(game.turns) - count :]
+    rows = []
+    previous = last_hash or match.bag_commitment
+    for offset, record in enumerate(records, start=1):
+        # Each row's bag count is the bag after it (only the move itself drew).
+        turn = turn_row(
+            match,
+            record,
+            number=match.turn_number + offset,
+            bag_count=game.bag_count,
+            client_id=client_id,
+            now=now,
+        )
+        turn.record_hash = record_hash(turn, previous)
+        previous = turn.record_hash
+        rows.append(turn)
+    return rows
+
+
 def _record_turn(
     match: Match,
     seats: list[Seat],
@@ -152,60 +218,45 @@ def _record_turn(
     now: datetime,
     last_hash: str | None,
 ) -> tuple[Turn, list[Event]]:
-    """Write the turn just applied to ``game``, move the clock on, and say what happened.
-    ``last_hash`` is the record hash of the turn before it (None before the first). The
-    rows of a move that does not end the match are left in ``rows`` for the caller to write
-    with its receipt; a move that ends it writes them before the match is finished."""
-    record = game.turns[-1]
+    """Write the turn just applied to ``game`` (and any lost turns taken after it), move the
+    clock on, and say what happened. ``last_hash`` is the record hash of the turn before it
+    (None before the first). The rows of a move that does not end the match are left in
+    ``rows`` for the caller to write with its receipt; a move that ends it writes them
+    before the match is finished. A play that ends the game while it is open to a challenge
+    leaves the match live with nobody to move until its window closes."""
+    turns = new_turn_rows(match, game, client_id=client_id, now=now, last_hash=last_hash)
+    mover_record = game.turns[len(game.turns) - len(turns)]
     for changed in changed_seats(match, seats, game):
         rows.update(changed, SEAT_FIELDS)
-    move = record.move.to_dict()
-    swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
-    turn = Turn(
-        match=match,
-        number=game.turn_number,
-        position=record.player,
-        kind=record.kind,
-        placement=move["tiles"] if record.kind == Turn.Kind.PLAY else [],
-        swap_count=len(swapped),
-        words=[WordView.of(word).model_dump() for word in record.words],
-        score=record.score,
-        first_total=record.totals[0],
-        second_total=record.totals[1],
-        bag_count=game.bag_count,
-        rack_before="".join(record.rack_before),
-        swapped=swapped,
-        drawn="".join(record.drawn),
-        client_id=client_id,
-        created_at=now,
-    )
-    # Chained to the turn before (the bag's commitment for turn 1) before it is published.
-    previous = last_hash or match.bag_commitment
-    turn.record_hash = record_hash(turn, previous)
-    rows.insert(turn)
+    for turn in turns:
+        rows.insert(turn)
     events: list[Event] = []
-    if game.is_over:
-        _turn_recorded(match, seats, mover=record.player, rows=None)
+    if game.is_over and game.open_play is None:
+        _turn_recorded(match, seats, mover=mover_record.player, rows=None)
         rows.write()  # (the last move's rows, before the match is finished)
-        result = {0: "first", 1: "second"}.get(game.winner, "draw")  # type: ignore[arg-type]
-        ended = finish_match(match, seats, result=result, reason=game.end_reason or "", now=now)
+        ended = finish_played_game(match, seats, game, now=now)
     else:
         ended = []
         match.turn_started_at = now
-        match.turn_deadline_at = now + match.time_per_move
+        match.turn_deadline_at = (
+            open_ending_deadline(match, now=now) if game.is_over else now + match.time_per_move
+        )
         rows.update(match, MOVE_FIELDS)  # not the ~30 columns a move leaves alone
-        _turn_recorded(match, seats, mover=record.player, rows=rows)  # (its notice joins rows)
+        _turn_recorded(match, seats, mover=mover_record.player, rows=rows)  # (its notice joins)
     # The news is built after the clock moved on: it names the deadline of the turn now to
     # play. It reads the seats locked above, with their members: no query of its own.
-    mover = seats[record.player]
-    news = visibility.turn_news(match, turn, seats, previous_hash=previous)
-    events.append(PublicEvent(match.id, "turn", news))
+    previous = last_hash or match.bag_commitment
+    for turn in turns:
+        news = visibility.turn_news(match, turn, seats, previous_hash=previous)
+        events.append(PublicEvent(match.id, "turn", news))
+        previous = turn.record_hash
+    mover = seats[mover_record.player]
     if mover.member_id is not None:
         events.append(
             PrivateEvent(match.id, mover.member_id, "rack", visibility.rack_news(match, mover))
         )
     events += ended
-    return turn, events
+    return turns[0], events
 
 
 def _turn_recorded(match: Match, seats: list[Seat], *, mover: int, rows: RowsAtOnce | None) -> None:

@@ -1,4 +1,5 @@
-"""Resigning: a seated player gives the match up, on any turn, and the opponent wins.
+"""Resigning: a seated player gives the match up, on any turn, and the opponent wins (at
+a table of 3-4 the game ends there, the resigner placed last and the others by score).
 
 The resignation ends the match through ``finish_match`` like any other ending, so a rated
 result moves both ratings and both players are told, in the same transaction. The game
@@ -21,7 +22,7 @@ from matches.schemas import Refusal
 from matches.services.common import locked_match, locked_seats
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused
-from matches.services.lifecycle import apply_deadlines, finish_match
+from matches.services.lifecycle import apply_deadlines, finish_match_given_up
 from matches.services.receipts import keep_receipt, receipt_for, replayed_answer
 
 SIGN_IN_TO_RESIGN = "Sign in to resign."
@@ -73,9 +74,8 @@ def match_resign(
         elif match.is_over:
             refusal = MoveRefused.from_engine(MatchOver())
         else:
-            winner = Match.Result.SECOND if seat.position == 0 else Match.Result.FIRST
-            events += finish_match(
-                match, seats, result=winner, reason=Match.EndReason.RESIGNED, now=now
+            events += finish_match_given_up(
+                match, seats, loser=seat.position, reason=Match.EndReason.RESIGNED, now=now
             )
         if not stranger:
             answer = (

@@ -32,11 +32,13 @@ def _seat_refusal(
         return "The seats of this match can no longer be taken."
     if any(seat.member_id == member.pk for seat in seats):
         return "You already have a seat in this match."
-    if position is not None and position not in (0, 1):
+    if position is not None and position not in range(len(seats)):
         return "There is no such seat."
     free = [s for s in seats if s.member_id is None and position in (None, s.position)]
     if not free:
-        return "That seat is taken." if position is not None else "Both seats are taken."
+        if position is not None:
+            return "That seat is taken."
+        return "Both seats are taken." if len(seats) == 2 else "Every seat is taken."
     return None
 
 

@@ -53,7 +53,7 @@ function pick(item, keys) {
 
 function publicRecord(move, previous) {
   const play = move.kind === "play";
-  return {
+  const record = {
     bag_count: move.bag_count,
     kind: move.kind,
     number: move.number,
@@ -62,9 +62,13 @@ function publicRecord(move, previous) {
     score: move.score,
     swap_count: move.kind === "swap" ? move.swap_count : 0,
     tiles: play ? move.tiles.map((t) => pick(t, ["blank", "col", "letter", "row"])) : [],
-    totals: [move.totals[0], move.totals[1]],
+    totals: move.totals.slice(),
     words: play ? move.words.map((w) => pick(w, ["position", "score", "tiles", "word"])) : [],
   };
+  // A table's or a challenge rule's keys, only when they apply (matches/chain.py).
+  if (move.challenge) record.challenge = pick(move.challenge, ["by", "phonies", "points"]);
+  if (move.lost_turn) record.lost_turn = true;
+  return record;
 }
 
 function sortedText(tiles) {

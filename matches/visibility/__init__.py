@@ -54,6 +54,8 @@ from matches.visibility.pages import (
     visible_matches,
 )
 from matches.visibility.payloads import (
+    challenge_news,
+    challenged,
     commit_accepted,
     match_view,
     no_news,
@@ -86,6 +88,8 @@ __all__ = [
     "can_share",
     "can_view_tournament",
     "can_watch",
+    "challenge_news",
+    "challenged",
     "commit_accepted",
     "fairness_record",
     "finished_record",

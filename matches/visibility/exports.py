@@ -116,12 +116,13 @@ def replay(access: MatchAccess, turn: int) -> Replay:
     if shown:
         # The final position's scores include the end-of-game rack adjustments.
         last = shown[-1]
-        scores = [s.score for s in seats] if final else [last.first_total, last.second_total]
+        scores = [s.score for s in seats] if final else list(last.totals)
         bag_count = last.bag_count
     else:
-        scores = [0, 0]
+        scores = [0] * len(seats)
         dealt = match.game_state is not None
-        bag_count = ruleset.tile_count - 2 * ruleset.rack_size if dealt else match.bag_count
+        dealt_tiles = len(seats) * ruleset.rack_size
+        bag_count = ruleset.tile_count - dealt_tiles if dealt else match.bag_count
     racks = [_rack_after(turns, seats, seat.position, turn) for seat in seats]
     public = record_is_public(match)
     return Replay(
@@ -152,6 +153,7 @@ def replay(access: MatchAccess, turn: int) -> Replay:
                 name=seat_name(seat),
                 score=scores[seat.position],
                 rack_count=len(racks[seat.position]),
+                place=seat.place if final else None,
             )
             for seat in seats
         ],
@@ -176,7 +178,7 @@ def _gcg_notes(match: Match, seats: list[Seat]) -> list[str]:
     if match.end_reason in (Match.EndReason.FORFEIT, Match.EndReason.NO_SHOW):
         return [f"{result_text(match, seats)}: {match.get_end_reason_display().lower()}."]
     if match.end_reason == Match.EndReason.RESIGNED:
-        loser = seats[0 if match.result == Match.Result.SECOND else 1]
+        loser = max(seats, key=lambda seat: seat.place or 0)  # the resigner is placed last
         who = seat_name(loser) or loser.get_position_display()
         return [f"{who} ({loser.get_position_display()}) resigned. {result_text(match, seats)}."]
     return []
@@ -196,10 +198,7 @@ def gcg_for(access: MatchAccess) -> str | None:
     if match.game_state is None:
         return None
     game = replayed_game(match, seats, access.turns)  # the whole game, from the log
-    names = (
-        seat_name(seats[0]) or seats[0].get_position_display(),
-        seat_name(seats[1]) or seats[1].get_position_display(),
-    )
+    names = tuple(seat_name(seat) or seat.get_position_display() for seat in seats)
     return export_gcg(
         game,
         player_names=names,

@@ -53,6 +53,8 @@ def outcome_for(match: Match, position: int | None) -> str:
         return ""
     if match.result == Match.Result.DRAW:
         return "drawn"
+    if match.result == Match.Result.TABLE:
+        return ""  # a table's outcome is each seat's place
     winner = 0 if match.result == Match.Result.FIRST else 1
     return "won" if winner == position else "lost"
 
@@ -78,6 +80,13 @@ def result_text(match: Match, seats: list[Seat]) -> str:
         seat = seats[0 if match.result == Match.Result.FIRST else 1]
         who = seat_name(seat) or seat.get_position_display()
         return f"{who} ({seat.get_position_display()}) won"
+    if match.result == Match.Result.TABLE:
+        first = [
+            f"{seat_name(seat) or seat.get_position_display()} ({seat.get_position_display()})"
+            for seat in seats
+            if seat.place == 1
+        ]
+        return f"{first[0]} won" if len(first) == 1 else f"{' and '.join(first)} shared first"
     return "No result"
 
 
@@ -86,7 +95,10 @@ def end_line(match: Match, seats: list[Seat]) -> str:
     resigned (the resigner is the seat that lost)."""
     if match.end_reason != Match.EndReason.RESIGNED:
         return ""
-    loser = seats[0 if match.result == Match.Result.SECOND else 1]
+    if match.result == Match.Result.TABLE:  # at a table the resigner is placed last
+        loser = max(seats, key=lambda seat: seat.place or 0)
+    else:
+        loser = seats[0 if match.result == Match.Result.SECOND else 1]
     who = seat_name(loser) or loser.get_position_display()
     return f"{who} ({loser.get_position_display()}) resigned."
 
@@ -241,7 +253,7 @@ class MoveLine:
     who: str
     what: str
     score: int
-    totals: tuple[int, int]
+    totals: tuple[int, ...]
 
 
 @dataclass(frozen=True)

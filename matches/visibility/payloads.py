@@ -12,20 +12,26 @@ services under the match lock, and reads the players' time away in their transac
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from django.utils import timezone
 
 from engine import BLANK, get_ruleset
 from matches import away
 from matches.away import TimeAway
+from matches.challenge_window import challenge_until, open_play_player
 from matches.models import Match, Seat, Turn
 from matches.schemas import (
     AwayNotice,
+    Challenged,
+    ChallengeNews,
+    ChallengeView,
     CommitAccepted,
     FinalScore,
     MatchView,
     MoveView,
     NoNews,
+    OpenPlayView,
     PublicMatch,
     RackAdjustment,
     RackNews,
@@ -61,6 +67,7 @@ def seat_views(seats: list[Seat]) -> list[SeatView]:
             name=seat_name(seat),
             score=seat.score,
             rack_count=len(seat.rack),
+            place=seat.place,
         )
         for seat in seats
     ]
@@ -79,11 +86,36 @@ def move_view(turn: Turn, previous_hash: str) -> MoveView:
         swap_count=turn.swap_count if turn.kind == Turn.Kind.SWAP else 0,
         words=[WordView(**word) for word in turn.words],
         score=turn.score,
-        totals=(turn.first_total, turn.second_total),
+        totals=turn.totals,
         bag_count=turn.bag_count,
         at=turn.created_at,
         previous_hash=previous_hash,
         record_hash=turn.record_hash,
+        challenge=None if turn.challenge is None else challenge_view(turn.challenge),
+        lost_turn=turn.lost_turn,
+    )
+
+
+def challenge_view(challenge: dict[str, Any]) -> ChallengeView:
+    """A decided challenge as a turn row keeps it (engine ``ChallengeResult.to_json``)."""
+    phonies = [str(word) for word in challenge["phonies"]]
+    return ChallengeView(
+        by=challenge["by"], phonies=phonies, points=challenge["points"], withdrawn=bool(phonies)
+    )
+
+
+def open_play_view(match: Match, seats: list[Seat]) -> OpenPlayView | None:
+    """The last play while it may be challenged (who played it, who may challenge it and
+    until when); None when no play is open or the window has passed."""
+    player = open_play_player(match)
+    until = challenge_until(match)
+    if player is None or (until is not None and until <= timezone.now()):
+        return None
+    return OpenPlayView(
+        turn_number=match.turn_number,
+        player=player,
+        challengers=[seat.position for seat in seats if seat.position != player],
+        until=until,
     )
 
 
@@ -93,11 +125,16 @@ def move_views(match: Match, turns: list[Turn]) -> list[MoveView]:
     return [move_view(turn, previous[index]) for index, turn in enumerate(turns)]
 
 
+def _withdrawn(turn: Turn) -> bool:
+    """A phony taken back after a challenge: its tiles are no longer on the board."""
+    return turn.challenge is not None and bool(turn.challenge["phonies"])
+
+
 def board_rows(board_size: int, turns: list[Turn]) -> list[str]:
     """The board as strings, one per row: ``.`` empty, capitals tiles, lower case blanks."""
     grid = [["."] * board_size for _ in range(board_size)]
     for turn in turns:
-        if turn.kind != Turn.Kind.PLAY:
+        if turn.kind != Turn.Kind.PLAY or _withdrawn(turn):
             continue
         for tile in turn.placement:
             letter = tile["letter"].lower() if tile["blank"] else tile["letter"].upper()
@@ -112,12 +149,13 @@ def final_score(match: Match, seats: list[Seat]) -> FinalScore | None:
     if not match.is_over or match.game_state is None:
         return None
     adjustments = adjustments_of(match)
-    final = (seats[0].score, seats[1].score)
-    before = tuple(
-        final[seat] - sum(a.points for a in adjustments if a.player == seat) for seat in (0, 1)
-    )
+    final = [seat.score for seat in seats]
+    before = [
+        score - sum(a.points for a in adjustments if a.player == seat)
+        for seat, score in enumerate(final)
+    ]
     return FinalScore(
-        before=(before[0], before[1]),
+        before=tuple(before),
         adjustments=[
             RackAdjustment(
                 position=a.player,
@@ -128,7 +166,7 @@ def final_score(match: Match, seats: list[Seat]) -> FinalScore | None:
             )
             for a in adjustments
         ],
-        final=final,
+        final=tuple(final),
     )
 
 
@@ -166,6 +204,9 @@ def _public_fields(
         "seats": seat_views(seats),
         "final_score": final_score(match, seats),
         "away": away_notices(seats, time_away),
+        "seat_count": match.seat_count,
+        "challenge_rule": match.challenge_rule,
+        "open_play": open_play_view(match, seats),
     }
 
 
@@ -249,7 +290,34 @@ def turn_news(match: Match, turn: Turn, seats: list[Seat], *, previous_hash: str
         bag_count=match.bag_count,
         turn_deadline_at=time_away.turn_deadline_at,  # a vacation pauses it
         seats=seat_views(seats),
+        open_play=open_play_view(match, seats),
     )
+
+
+def challenge_news(
+    match: Match, turn: Turn, seats: list[Seat], turns: list[Turn], *, previous_hash: str
+) -> ChallengeNews:
+    """The public news of a decided challenge of ``turn`` (the play, as it now stands, linked
+    to the turn before it): the outcome, the board after it (``turns``: the whole log), who
+    is next and until when (built by the challenge service, under the match lock)."""
+    assert turn.challenge is not None, "the turn was challenged"
+    time_away = away.read(match, seats, now=timezone.now())
+    return ChallengeNews(
+        move=move_view(turn, previous_hash),
+        challenge=challenge_view(turn.challenge),
+        board=board_rows(get_ruleset(match.ruleset).board_size, turns),
+        turn_number=match.turn_number,
+        to_move=match.to_move,
+        bag_count=match.bag_count,
+        turn_deadline_at=time_away.turn_deadline_at,
+        seats=seat_views(seats),
+    )
+
+
+def challenged(turn: Turn) -> Challenged:
+    """The challenger's acknowledgement: the outcome of their challenge of ``turn``."""
+    assert turn.challenge is not None, "the turn was challenged"
+    return Challenged(turn_number=turn.number, challenge=challenge_view(turn.challenge))
 
 
 def rack_news(match: Match, seat: Seat) -> RackNews:
@@ -274,6 +342,7 @@ def result_news(match: Match, seats: list[Seat]) -> ResultNews:
         result=match.result,
         end_reason=match.end_reason,
         scores=[seat.score for seat in seats],
+        places=[seat.place for seat in seats],
         finished_at=match.finished_at,
         final_score=final_score(match, seats),
         bag_seed=match.bag_seed if match.is_over else None,

@@ -302,12 +302,15 @@ def assert_tiles_conserved(match_id: int) -> None:
 
 
 def racks_ever_held(match_id: int, position: int) -> set[str]:
-    """Every rack a seat has held: before each of its turns, and now."""
-    racks = set(
-        Turn.objects.filter(match_id=match_id, position=position).values_list(
-            "rack_before", flat=True
-        )
-    )
+    """Every rack a seat has held: before each of its turns, and now (and, for a play later
+    withdrawn after a challenge, the rack it held between the play and the withdrawal)."""
+    turns = list(Turn.objects.filter(match_id=match_id, position=position))
+    racks = {turn.rack_before for turn in turns}
+    for turn in turns:
+        if turn.challenge is not None and turn.challenge["phonies"]:
+            left = Counter(turn.rack_before)
+            left.subtract("?" if tile["blank"] else tile["letter"] for tile in turn.placement)
+            racks.add("".join(left.elements()) + turn.drawn)
     racks.add(rack_of(match_id, position))
     return {rack for rack in racks if rack}
 
@@ -482,6 +485,10 @@ def _leaks_at(
         logged = public.moves.get(value["number"]) if public is not None else None
         if logged is not None and (value["tiles"], value["words"]) != logged:
             yield f"move {value['number']} is not the one logged"
+    elif "phonies" in path and isinstance(value, str) and public is not None:
+        played = {word["word"] for _, words in public.moves.values() for word in words}
+        if value not in played:
+            yield f"a phony {value} that no logged play made"
     elif "board" in path and isinstance(value, str) and public is not None:
         for col, char in enumerate(value):
             if char != "." and public.squares.get((path[-1], col)) != char:

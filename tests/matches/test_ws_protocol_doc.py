@@ -25,7 +25,8 @@ from matches.management.commands.protocol_schema import protocol_document
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json"
 SERVER_TYPES = {"snapshot", "ack", "error", "turn", "rack", "opened", "seat_taken", "ended",
-                "key_rotated", "fixture_changed", "fairness", "rematch"}  # fmt: skip
+                "key_rotated", "fixture_changed", "fairness", "rematch",
+                "challenge_result"}  # fmt: skip
 
 
 def _examples() -> list[dict[str, Any]]:

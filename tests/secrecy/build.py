@@ -67,7 +67,7 @@ db = database_sync_to_async
 ARRIVAL = 10  # seconds: a bound for a frame that must come, never a measurement
 
 #: What each seat's player contributes to the bag before the deal (public once made).
-CONTRIBUTIONS = ("aa" * 16, "bb" * 16)
+CONTRIBUTIONS = ("aa" * 16, "bb" * 16, "cc" * 16, "dd" * 16)
 
 
 # ---------------------------------------------------------------- the outside parts
@@ -269,23 +269,40 @@ def _schedule(spec: WorldSpec, members: dict[str, Member]) -> tuple[int, int]:
         member_id=members["bob"].pk,
         reason="carol is away that week",
     )
-    organising.fixture_reschedule(
-        organiser=olive,
-        match_id=match.pk,
-        kickoff_at=worlds.KICKOFF,
-        reason="both players asked for the day before",
-    )
     assert [seat.member.username for seat in match.seats.order_by("position")] == ["alice", "bob"]
-    Match.objects.filter(pk=match.pk).update(
-        bag_seed=spec.seed,
-        bag_commitment=hashlib.sha256(bytes.fromhex(spec.seed)).hexdigest(),
-        viewing_key=spec.viewing_key,
-    )
-    for username, value in zip(("alice", "bob"), CONTRIBUTIONS, strict=True):
+    if spec.is_table:
+        # The tournament's duel stays as scheduled (after every look), with a seed and a key
+        # of its own the same in every world; the world's match is the table.
+        _fix_secrets(match.pk, worlds.seed_hex("tournament duel"), "key-of-the-tournament-duel")
+        match = organising.create_fixture(
+            organiser=olive,
+            name="Club table",
+            kickoff_at=worlds.KICKOFF,
+            ruleset="classic",
+            table=[members[username] for username in spec.players],
+            visibility_=spec.visibility,
+        )
+    else:
+        organising.fixture_reschedule(
+            organiser=olive,
+            match_id=match.pk,
+            kickoff_at=worlds.KICKOFF,
+            reason="both players asked for the day before",
+        )
+    _fix_secrets(match.pk, spec.seed, spec.viewing_key)
+    for username, value in zip(spec.players, CONTRIBUTIONS, strict=False):
         services.match_contribute_entropy(
             match_id=match.pk, member=members[username], value_hex=value
         )
     return match.pk, tournament.pk
+
+
+def _fix_secrets(match_id: int, seed: str, viewing_key: str) -> None:
+    Match.objects.filter(pk=match_id).update(
+        bag_seed=seed,
+        bag_commitment=hashlib.sha256(bytes.fromhex(seed)).hexdigest(),
+        viewing_key=viewing_key,
+    )
 
 
 def _friendly(members: dict[str, Member]) -> None:
@@ -430,8 +447,12 @@ FACTS: tuple[tuple[policy.Fact, int | None], ...] = (
     (policy.Fact.RECORD, None),
     (policy.Fact.RACK, 0),
     (policy.Fact.RACK, 1),
+    (policy.Fact.RACK, 2),
+    (policy.Fact.RACK, 3),
     (policy.Fact.SWAPPED, 0),
     (policy.Fact.SWAPPED, 1),
+    (policy.Fact.SWAPPED, 2),
+    (policy.Fact.SWAPPED, 3),
     (policy.Fact.BAG, None),
     (policy.Fact.SEED, None),
     (policy.Fact.VIEWING_KEY, None),
@@ -586,7 +607,7 @@ class Builder:
                 await self._look(cast, watches, marks, "scheduled")
                 clock.move_to(worlds.KICKOFF)
                 await db(services.open_due_matches)()
-                await _settle(watches, "kickoff", news="opened", racks_to=("alice", "bob"))
+                await _settle(watches, "kickoff", news="opened", racks_to=self.spec.players)
                 await self._play(cast, watches, clock)
                 clock.move_to(worlds.live_look(len(self.spec.moves())))
                 await db(sweeps.run_sweep)()
@@ -594,7 +615,7 @@ class Builder:
                 if self.spec.plants:
                     await self._plant(cast, self.record.look("live"))
                 clock.move_to(worlds.live_look(len(self.spec.moves())) + timedelta(minutes=5))
-                resigner = self._watch(watches, ("alice", "bob")[self.spec.resigner])
+                resigner = self._watch(watches, self.spec.players[self.spec.resigner])
                 answer = await resigner.request({"type": "resign", "id": "resign"})
                 assert answer.get("accepted") is True, answer
                 await _settle(watches, "resigned", news="ended")
@@ -614,7 +635,7 @@ class Builder:
 
     async def _play(self, cast: Cast, watches: list[Watch], clock: Any) -> None:
         """The public moves, each sent on its player's socket (its ack is that socket's)."""
-        swaps = [0, 0]
+        swaps = [0] * len(self.spec.players)
         for index, (seat, kind, detail) in enumerate(self.spec.moves()):
             clock.move_to(worlds.move_time(index))
             frame: dict[str, Any] = {"type": kind, "id": f"move-{index + 1}", "turn": index}
@@ -627,7 +648,7 @@ class Builder:
                 frame["tiles"] = list(self.spec.swapped(seat, swaps[seat]))
                 swaps[seat] += 1
                 assert len(frame["tiles"]) == detail
-            mover = ("alice", "bob")[seat]
+            mover = self.spec.players[seat]
             answer = await self._watch(watches, mover).request(frame)
             assert answer.get("accepted") is True, answer
             await _settle(watches, f"move-{index + 1}", news="turn", racks_to=(mover,))

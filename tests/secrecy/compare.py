@@ -9,7 +9,8 @@ tells nothing of any secret.
    seeds have different commitments, so every hash differs; only these exact strings (read
    from the world's own rows) are replaced, so a seed, a rack or anything else written as hex
    still shows.
-2. The CSRF token in a form (``csrfmiddlewaretoken``) and the CSP nonce of a page's scripts
+2. The CSRF token in a form (``csrfmiddlewaretoken``) or a script's panel (``data-csrf``,
+   as a friendly's rematch panel carries it) and the CSP nonce of a page's scripts
    (``nonce="..."``): random for every response, tied to the request, not to the match.
 3. In the server's log: each line's ``request_id`` (a fresh random id per request or
    socket), a Celery task's id (a fresh random id per task), and measured durations
@@ -33,7 +34,7 @@ import re
 
 from tests.secrecy.worlds import WorldRecord
 
-CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=")[A-Za-z0-9]+(")')
+CSRF = re.compile(r'((?:name="csrfmiddlewaretoken" value=|data-csrf=)")[A-Za-z0-9]+(")')
 NONCE = re.compile(r'(nonce=")[A-Za-z0-9_\-]+(")')
 LOG_NOISE = ("request_id", "duration_ms", "seconds")
 TASK_NOISE = ("id", "runtime")

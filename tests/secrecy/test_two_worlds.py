@@ -26,6 +26,8 @@ from tests.secrecy.worlds import (
     SECOND,
     SECOND_OTHER,
     SECOND_VARIANT,
+    TABLE,
+    THIRD_OTHER,
     UNPLANTED_BASE,
     Hand,
     WorldRecord,
@@ -84,6 +86,16 @@ PAIRS: dict[str, tuple[WorldSpec, WorldSpec, set[tuple[Fact, int | None]]]] = {
             (Fact.VIEWING_KEY, None),
         },
     ),
+    "a table of four: Third's rack, the bag and the seed": (
+        TABLE,
+        variant(
+            "a table of four, Third's other tiles",
+            TABLE,
+            seed=seed_hex("table-third"),
+            hands=(*TABLE.hands[:2], THIRD_OTHER, TABLE.hands[3]),
+        ),
+        {(Fact.RACK, 2), (Fact.BAG, None), (Fact.SEED, None)},
+    ),
 }
 
 #: Worlds already built in this run, by label: a world is a value (same spec, same bytes),
@@ -107,6 +119,7 @@ GROUPS = {
     "the viewing key": "first",
     "the board itself": "first",
     "a public match: both racks, the bag, the seed and the key": "public",
+    "a table of four: Third's rack, the bag and the seed": "table",
 }
 
 

@@ -68,8 +68,15 @@ class WorldSpec:
     visibility: str
     seed: str
     viewing_key: str
-    hands: tuple[Hand, Hand]
+    #: One hand per seat, in seat order (two, or four at a classic table).
+    hands: tuple[Hand, ...]
     opening: str = "HAT"
+    #: Who sits in each seat (a table seats the other member and the organiser too).
+    players: tuple[str, ...] = ("alice", "bob")
+    #: A table's draw for who starts, one tile a seat (back in the bag before the deal).
+    first_draw: str = ""
+    #: A table's moves (None: the duel's :func:`public_moves`).
+    table_moves: tuple[tuple[int, str, Any], ...] | None = None
     #: The seat that resigns at the end (the other wins).
     resigner: int = 0
     #: Whether its live look also renders every planted leak (tests/secrecy/plants.py).
@@ -79,12 +86,21 @@ class WorldSpec:
     plants: bool = False
 
     def moves(self) -> list[tuple[int, str, Any]]:
+        if self.table_moves is not None:
+            return list(self.table_moves)
         return public_moves(self.opening)
 
+    @property
+    def is_table(self) -> bool:
+        return len(self.players) > 2
+
     def draw_script(self) -> list[str]:
-        """Every tile the bag gives, in the order the engine asks: First's deal, Second's,
-        then the mover's draw after each play or swap."""
-        script = list(self.hands[0].deal) + list(self.hands[1].deal)
+        """Every tile the bag gives, in the order the engine asks: a table's draw for who
+        starts, each seat's deal in seat order, then the mover's draw after each play or
+        swap."""
+        script = list(self.first_draw)
+        for hand in self.hands:
+            script += list(hand.deal)
         draws = [iter(hand.draws) for hand in self.hands]
         for seat, kind, _ in self.moves():
             if kind in ("play", "swap"):
@@ -125,6 +141,30 @@ def variant(label: str, spec: WorldSpec = BASE, **changes: Any) -> WorldSpec:
 
 #: The base world without the plants: what the worlds without plants are compared with.
 UNPLANTED_BASE = variant("base, no plants")
+
+#: A classic table of four (alice, bob, carol, olive), with no plants: the same first moves
+#: as a duel's, then two more seats that pass. Seat 0 draws the A for who starts.
+TABLE_MOVES: tuple[tuple[int, str, Any], ...] = (
+    (0, "play", [(7, 7, "H"), (7, 8, "A"), (7, 9, "T")]),  # HAT at 8H
+    (1, "swap", 3),
+    (2, "pass", None),
+    (3, "pass", None),
+    (0, "play", [(7, 10, "S")]),  # HATS
+    (1, "play", [(8, 9, "O")]),  # TO, down from the T
+)
+THIRD = Hand(deal="CCDFGWY", draws=())
+THIRD_OTHER = Hand(deal="AAEEIOU", draws=())
+FOURTH = Hand(deal="BJMQVXZ", draws=())
+TABLE = WorldSpec(
+    label="a table of four",
+    visibility=MEMBERS_ONLY,
+    seed=seed_hex("table"),
+    viewing_key="key-of-the-table-world-00000000000000000000",
+    hands=(FIRST, SECOND, THIRD, FOURTH),
+    players=("alice", "bob", "carol", "olive"),
+    first_draw="AEIO",
+    table_moves=TABLE_MOVES,
+)
 
 
 # ---------------------------------------------------------------- the scripted bag

@@ -104,16 +104,31 @@ def create_fixture(
     visibility_: str = Match.Visibility.PUBLIC,
     no_show_window: timedelta | None = None,
     rated: bool = False,
+    table: Sequence[Member | None] | None = None,
+    challenge_rule: str = "void",
+    challenge_window: timedelta | None = None,
+    finish_line: int | None = None,
 ) -> Match:
-    """Schedule a fixture, seating none, one or both players. Creates the match row (and
-    locks its seats while it seats them); a fixture with both players and no kick-off, or a
+    """Schedule a fixture, seating none, one or every player. Creates the match row (and
+    locks its seats while it seats them); a fixture with every player and no kick-off, or a
     kick-off already past, opens at once. ``rated`` is decided here, once: a friendly or a
-    practice match is unrated unless the organiser says otherwise."""
+    practice match is unrated unless the organiser says otherwise.
+
+    A duel seats ``first`` and ``second``; a table of 2-4 (``classic``) is ``table``, one
+    entry per seat in seat order (None leaves it empty), instead of them, with its
+    ``challenge_rule``, ``challenge_window`` and ``finish_line``. A ruleset that does not
+    seat that many (``word-duel`` is a duel) is refused with ``InvalidFixture``."""
     require_organiser(organiser)
     name = clean_name(name, what="fixture")
-    if first is not None and first == second:
-        raise InvalidFixture("A member cannot sit on both sides of a fixture.")
-    check_players([first, second])
+    if table is not None and (first is not None or second is not None):
+        raise InvalidFixture("Seat a table's players as the table, not as First and Second.")
+    players = list(table) if table is not None else [first, second]
+    seated = [member for member in players if member is not None]
+    if len({member.pk for member in seated}) != len(seated):
+        if len(players) == 2:
+            raise InvalidFixture("A member cannot sit on both sides of a fixture.")
+        raise InvalidFixture("A member cannot sit in two seats of a fixture.")
+    check_players(players)
     check_rules(ruleset, lexicon)
     with transaction.atomic():
         match = create_match(
@@ -125,14 +140,18 @@ def create_fixture(
             visibility_=visibility_,
             no_show_window=no_show_window,
             rated=rated,
+            seat_count=len(players),
+            challenge_rule=challenge_rule,
+            challenge_window=challenge_window,
+            finish_line=finish_line,
         )
         now = _now()
-        seat_players(match, (first, second), now=now)
+        seat_players(match, players, now=now)
     return match
 
 
 def seat_players(match: Match, players: Sequence[Member | None], *, now: datetime) -> None:
-    """Seat a new fixture's ``players`` (First's, then Second's; None leaves a seat empty),
+    """Seat a new fixture's ``players`` (in seat order; None leaves a seat empty),
     tell them (``FixtureScheduled``) and open the match if its kick-off has come. Locks its
     seats; call it in the transaction that created the match."""
     seats = locked_seats(match)

@@ -27,13 +27,16 @@ FRAMES: dict[str, Any] = {
     "SyncRequest": schemas.SyncRequest,
     "TakeSeatRequest": schemas.TakeSeatRequest,
     "ResignRequest": schemas.ResignRequest,
+    "ChallengeRequest": schemas.ChallengeRequest,
     "SnapshotFrame": schemas.SnapshotFrame,
     "ErrorFrame": schemas.ErrorFrame,
     "AcceptedAck": schemas.AcceptedAck,
     "RefusedAck": schemas.RefusedAck,
     "SeatedAck": schemas.SeatedAck,
     "ResignedAck": schemas.ResignedAck,
+    "ChallengedAck": schemas.ChallengedAck,
     "TurnFrame": schemas.TurnFrame,
+    "ChallengeResultFrame": schemas.ChallengeResultFrame,
     "RackFrame": schemas.RackFrame,
     "OpenedFrame": schemas.OpenedFrame,
     "SeatTakenFrame": schemas.SeatTakenFrame,
@@ -50,6 +53,7 @@ CLIENT = [
     "SyncRequest",
     "TakeSeatRequest",
     "ResignRequest",
+    "ChallengeRequest",
 ]
 
 
