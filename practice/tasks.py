@@ -142,14 +142,13 @@ def play_computer_turn(match_id: int) -> str:
 
 
 def stalled_computer_turns(*, now: datetime | None = None) -> list[int]:
-    """Live practice matches where the computer is to move and has not for ``STALLED_AFTER``
+    """Live practice matches where a computer is to move and has not for ``STALLED_AFTER``
     (its task was lost: a broker or worker outage)."""
     cutoff = (now or timezone.now()) - STALLED_AFTER
     return list(
         Match.objects.filter(
             status=Match.Status.LIVE,
-            computer__isnull=False,
-            to_move=F("computer__position"),
+            computers__position=F("to_move"),
             turn_started_at__lt=cutoff,
         )
         .order_by("id")
