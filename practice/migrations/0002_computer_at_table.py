@@ -5,28 +5,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0013_table_turns'),
-        ('practice', '0001_initial'),
+        ("matches", "0013_table_turns"),
+        ("practice", "0001_initial"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='computeropponent',
-            name='computer_one_of_two_seats',
+            model_name="computeropponent",
+            name="computer_one_of_two_seats",
         ),
         migrations.AlterField(
-            model_name='computeropponent',
-            name='match',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='computers', to='matches.match'),
+            model_name="computeropponent",
+            name="match",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="computers",
+                to="matches.match",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='computeropponent',
-            constraint=models.CheckConstraint(condition=models.Q(('position__in', [0, 1, 2, 3])), name='computer_one_of_four_seats'),
+            model_name="computeropponent",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("position__in", [0, 1, 2, 3])),
+                name="computer_one_of_four_seats",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='computeropponent',
-            constraint=models.UniqueConstraint(fields=('match', 'position'), name='computer_once_per_seat'),
+            model_name="computeropponent",
+            constraint=models.UniqueConstraint(
+                fields=("match", "position"), name="computer_once_per_seat"
+            ),
         ),
     ]
