@@ -1606,8 +1606,14 @@ function start(root) {
     const canResign = view.status === "live" && view.your_seat !== null && view.your_seat !== undefined;
     resignBox.hidden = !canResign;
     if (!canResign) resignBox.querySelector(".resign-confirm").hidden = true;
-    const resigned = view.end_reason === "resigned"
-      ? view.seats.find((s) => s.position === (view.result === "first" ? 1 : 0)) : null;
+    // At a table the resigner is placed last, below every other seat (matches/places.py).
+    const last = (seats) => seats.reduce((worst, s) => ((s.place || 0) > (worst.place || 0) ? s : worst));
+    const resigned = view.end_reason !== "resigned" ? null
+      : view.result === "table" ? last(view.seats)
+        : view.seats.find((s) => s.position === (view.result === "first" ? 1 : 0));
+    resignBox.querySelector(".resign-confirm > span").textContent = view.seats.length > 2
+      ? "Resign this match? The game ends, you are placed last, and it cannot be undone."
+      : "Resign this match? Your opponent wins, and it cannot be undone.";
     endLine.hidden = !resigned;
     endLine.textContent = resigned ? `${resigned.name || resigned.label} (${resigned.label}) resigned.` : "";
   });

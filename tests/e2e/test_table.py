@@ -94,6 +94,7 @@ def test_three_members_play_a_table_with_a_challenge_while_a_spectator_watches(
     # The word may be challenged too: the last player resigns instead, and is placed last.
     resigner = pages[nxt]
     resigner.get_by_role("button", name="Resign…").click()
+    expect(resigner.locator("#resign-box .resign-confirm")).to_contain_text("you are placed last")
     resigner.get_by_role("button", name="Yes, resign").click()
 
     for page in everyone:
@@ -108,6 +109,9 @@ def test_three_members_play_a_table_with_a_challenge_while_a_spectator_watches(
             assert s.place is not None
             expect(seat(page, s.position).locator(".place")).to_have_text(places[s.place])
             expect(seat(page, s.position).locator(".score")).to_have_text(str(s.score))
+        expect(page.locator("#end-line")).to_have_text(
+            f"{names[nxt]} ({seats[nxt].get_position_display()}) resigned."
+        )
         expect(page.locator("#match-result")).to_have_text(
             f"{names[following]} ({seats[following].get_position_display()}) won"
         )
