@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from engine import PlacedTile, Play, best_play, get_ruleset, legal_plays
 from engine.errors import MoveError
@@ -198,3 +200,37 @@ def test_an_easy_computer_never_challenges(
     assert mine.kind == Turn.Kind.PLAY
     assert mine.challenge is None  # the phony stands: nobody challenged it
     assert match.to_move == 0
+
+
+def test_the_home_page_form_starts_a_practice_table(alice) -> None:
+    client = Client()
+    client.force_login(alice)
+    home = client.get(reverse("home")).content.decode()
+    assert 'name="seats"' in home
+    assert 'name="computers"' in home
+    assert 'value="double"' in home
+    form = {"level": "hard", "seats": "3", "computers": "2", "challenge_rule": "double"}
+    response = client.post(reverse("practice:start"), form)
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response.url == reverse("match", args=[match.id])
+    assert (match.seat_count, match.challenge_rule, match.ruleset) == (3, "double", "classic")
+    page = client.get(response.url).content.decode()
+    assert 'id="challenge-box"' in page
+    # Its level box is for the member the computers play: one choice for every computer.
+    assert (
+        client.post(reverse("practice:level", args=[match.id]), {"level": "easy"}).status_code
+        == 302
+    )
+    assert set(ComputerOpponent.objects.filter(match=match).values_list("level", flat=True)) == {
+        "easy"
+    }
+
+
+def test_a_table_the_form_cannot_make_is_refused_in_words(alice) -> None:
+    client = Client()
+    client.force_login(alice)
+    form = {"level": "hard", "seats": "9", "computers": "2", "challenge_rule": "double"}
+    response = client.post(reverse("practice:start"), form, follow=True)
+    assert "A practice table seats 3 or 4 players." in response.content.decode()
+    assert not Match.objects.exists()
