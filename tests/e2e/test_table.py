@@ -116,3 +116,13 @@ def test_three_members_play_a_table_with_a_challenge_while_a_spectator_watches(
             f"{names[following]} ({seats[following].get_position_display()}) won"
         )
     assert Match.objects.get(pk=match.pk).seats.get(position=following).place == 1
+
+    # The replay: the step of the withdrawn phony shows the board without it and says why.
+    watcher.locator('#moves a[data-turn="1"]').click()
+    banner = watcher.locator("#replay-banner")
+    expect(banner).to_contain_text("Replay: the board after move 1 of 2.")
+    expect(banner).to_contain_text(outcome)
+    expect(watcher.locator("#board td.tile")).to_have_count(0)
+    expect(watcher.locator("#challenge-result")).to_have_text(outcome)
+    watcher.get_by_role("button", name="Forward").click()
+    expect(watcher.locator("#board td.tile")).to_have_count(len(play.tiles))
