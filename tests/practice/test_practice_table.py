@@ -213,9 +213,9 @@ def test_the_home_page_form_starts_a_practice_table(alice) -> None:
     response = client.post(reverse("practice:start"), form)
     match = Match.objects.get()
     assert response.status_code == 302
-    assert response.url == reverse("match", args=[match.id])
+    assert response["Location"] == reverse("match", args=[match.id])
     assert (match.seat_count, match.challenge_rule, match.ruleset) == (3, "double", "classic")
-    page = client.get(response.url).content.decode()
+    page = client.get(response["Location"]).content.decode()
     assert 'id="challenge-box"' in page
     # Its level box is for the member the computers play: one choice for every computer.
     assert (
