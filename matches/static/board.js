@@ -1086,8 +1086,10 @@ function start(root) {
       el.challengeButton.disabled = pending || !connected;
       el.challengeButton.textContent = pending ? "Challenging…" : `Challenge ${words}`;
     }
+    // The last challenge stays in view for a round (the move list keeps every one).
     const shown = view();
-    const last = lastChallenged(shown);
+    const challenged = lastChallenged(shown);
+    const last = challenged && challenged.number > shown.moves.length - shown.seats.length ? challenged : null;
     el.challengeResult.hidden = !last;
     el.challengeResult.textContent = last ? `${challengeText(last, shown)}.` : "";
   }

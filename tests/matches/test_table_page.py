@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from matches import services
+from matches.models import Match
 from tests.matches.table_helpers import (
     challenge_now,
     good_play,
@@ -84,3 +85,13 @@ def test_a_table_page_tells_every_challenge_and_the_places(organiser, three) -> 
     assert 'id="your-rack"' in player_page
     assert 'id="your-rack"' not in spectator
     assert "on the other racks" in player_page
+    # A members-only table watched by its viewing link: the same story, no rack, no button.
+    Match.objects.filter(pk=match.pk).update(visibility=Match.Visibility.MEMBERS)
+    key = Match.objects.values_list("viewing_key", flat=True).get(pk=match.pk)
+    assert Client().get(f"/matches/{match.id}/").status_code == 404
+    response = Client().get(f"/matches/{match.id}/", {"key": key})
+    assert response.status_code == 200
+    by_key = html.unescape(response.content.decode())
+    assert withdrawn in by_key
+    assert f"it stands \u2014 +5 to {scorer.label}" in by_key
+    assert 'id="your-rack"' not in by_key
