@@ -26,10 +26,10 @@ def position_from_view(view: MatchView) -> SeatPosition:
     seat = view.your_seat
     if view.status != "live" or seat is None or view.rack is None or view.to_move != seat:
         raise NotComputersTurn("The view is not of a seat to move in a live match.")
-    counts = {entry.position: entry for entry in view.seats}
+    seats = sorted(view.seats, key=lambda entry: entry.position)
     streak = 0
     for move in reversed(view.moves):
-        if move.kind == "play":
+        if move.kind == "play" and not (move.challenge and move.challenge.withdrawn):
             break
         streak += 1
     return SeatPosition.build(
@@ -37,9 +37,9 @@ def position_from_view(view: MatchView) -> SeatPosition:
         board_rows=view.board,
         seat=seat,
         rack=view.rack,
-        scores=(counts[0].score, counts[1].score),
+        scores=tuple(entry.score for entry in seats),
         bag_count=view.bag_count,
-        opponent_rack_count=counts[1 - seat].rack_count,
+        rack_counts=tuple(entry.rack_count for entry in seats),
         scoreless_streak=streak,
     )
 

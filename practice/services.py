@@ -3,7 +3,9 @@
 Services in the manner of ``matches.services``: one transaction each, the match row locked
 where a match changes, news only after the commit. The match is an ordinary fixture (the same
 board, commits, events and receipts), members-only and unrated, the member First and the
-computer Second; ``ComputerOpponent`` says how the computer plays.
+computer Second; or, at a classic practice table of 3-4, the member First and one to three
+computers in the seats after (any seat left is free for another member), under the challenge
+rule the member chose. ``ComputerOpponent`` says how each computer plays.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import Member
+from engine import CHALLENGE_RULES
 from engine.computer import get_level
 from lexicon.difficulty import HARDEST, check_cap
 from matches.models import Match, Seat
@@ -27,6 +30,11 @@ from practice.models import ComputerOpponent
 #: The computer's account: it holds the seat, so its moves go through the same commit service
 #: as anyone's. It cannot sign in (inactive, no usable password).
 COMPUTER_USERNAME = "wordduel-computer"
+#: A table's further computers each hold a seat of their own (a member sits once per match).
+COMPUTER_USERNAMES = (COMPUTER_USERNAME, f"{COMPUTER_USERNAME}-2", f"{COMPUTER_USERNAME}-3")
+#: The ruleset of a practice table of 3-4 (Word Duel stays a duel).
+TABLE_RULESET = "classic"
+TABLE_SEATS = (3, 4)
 
 MEMBERS_PRACTISE = (
     "Only approved club members can play the computer (a sign-up waits for an organiser's"
@@ -50,10 +58,10 @@ class PracticeRefused(Exception):
         self.message = message
 
 
-def computer_member() -> Member:
-    """The computer's account, made on first use."""
+def computer_member(number: int = 1) -> Member:
+    """The computer's account (the ``number``-th of a table's computers), made on first use."""
     member, created = Member.objects.get_or_create(
-        username=COMPUTER_USERNAME, defaults={"is_active": False}
+        username=COMPUTER_USERNAMES[number - 1], defaults={"is_active": False}
     )
     if created:
         member.set_unusable_password()
@@ -65,7 +73,7 @@ def computer_member() -> Member:
 
 def is_computer(member: object) -> bool:
     """Whether ``member`` is the computer's account."""
-    return isinstance(member, Member) and member.username == COMPUTER_USERNAME
+    return isinstance(member, Member) and member.username in COMPUTER_USERNAMES
 
 
 def checked_level(level: str) -> str:
@@ -76,9 +84,17 @@ def checked_level(level: str) -> str:
 
 
 def start_practice(
-    *, member: Member, level: str = "normal", vocabulary_cap: int = HARDEST
+    *,
+    member: Member,
+    level: str = "normal",
+    vocabulary_cap: int = HARDEST,
+    seats: int = 2,
+    computers: int = 1,
+    challenge_rule: str = "void",
 ) -> Match:
-    """A live match of ``member`` (First) against the computer (Second), no kick-off.
+    """A live match of ``member`` (First) against the computer (Second), no kick-off; or,
+    with ``seats`` 3 or 4, a classic table with ``computers`` (1 to seats - 1) in the seats
+    after the member's under ``challenge_rule`` (live once any free seat is taken).
 
     Locks the member's row, so that two requests at once count the member's unfinished
     practice matches one after the other: at most ``PRACTICE_MAX_UNFINISHED`` at a time."""
@@ -93,13 +109,75 @@ def start_practice(
         cap = check_cap(vocabulary_cap)
     except ValueError as error:
         raise PracticeRefused(str(error)) from None
-    computer = computer_member()
+    _check_table(seats=seats, computers=computers, challenge_rule=challenge_rule)
+    accounts = [computer_member(number) for number in range(1, computers + 1)]
     with transaction.atomic():
         Member.objects.select_for_update().filter(pk=member.pk).values_list("pk").first()
         limit = settings.PRACTICE_MAX_UNFINISHED
         if unfinished_practice(member) >= limit:
             raise PracticeRefused(unfinished_practice_message(limit))
-        return open_practice_match(player=member, computer=computer, level=chosen, cap=cap)
+        if seats == 2:
+            return open_practice_match(player=member, computer=accounts[0], level=chosen, cap=cap)
+        return _open_practice_table(
+            player=member,
+            computers=accounts,
+            seats=seats,
+            level=chosen,
+            cap=cap,
+            challenge_rule=challenge_rule,
+        )
+
+
+def _check_table(*, seats: int, computers: int, challenge_rule: str) -> None:
+    """A duel (one computer, no challenges: Word Duel's) or a table of 3-4 with one computer
+    or more and a seat for the member; the rule one of the engine's."""
+    if seats == 2:
+        if computers != 1 or challenge_rule != "void":
+            raise PracticeRefused("A practice duel is against one computer, without challenges.")
+        return
+    if seats not in TABLE_SEATS:
+        raise PracticeRefused("A practice table seats 3 or 4 players.")
+    if not 1 <= computers <= seats - 1:
+        raise PracticeRefused(f"A table of {seats} takes one to {seats - 1} computers.")
+    if challenge_rule not in CHALLENGE_RULES:
+        raise PracticeRefused(f"No challenge rule is called {challenge_rule!r}.")
+
+
+def _open_practice_table(
+    *,
+    player: Member,
+    computers: list[Member],
+    seats: int,
+    level: str,
+    cap: int,
+    challenge_rule: str,
+) -> Match:
+    """A classic table inside the caller's transaction: ``player`` First, ``computers`` in
+    the seats after, the rest free; members-only and unrated; live at once when full."""
+    match = create_match(
+        name="Practice table",
+        organiser=player,
+        kickoff_at=None,
+        ruleset=TABLE_RULESET,
+        lexicon="enable",
+        visibility_=Match.Visibility.MEMBERS,
+        no_show_window=None,
+        rated=False,
+        seat_count=seats,
+        challenge_rule=challenge_rule,
+    )
+    now = _now()
+    rows = locked_seats(match)
+    for position, member in enumerate([player, *computers]):
+        if position:
+            ComputerOpponent.objects.create(
+                match=match, position=position, level=level, vocabulary_cap=cap
+            )
+        rows[position].member = member
+        rows[position].seated_at = now
+        rows[position].save(update_fields=["member", "seated_at"])
+    publish_on_commit(after_seating(match, rows, now=now))
+    return match
 
 
 def open_practice_match(*, player: Member, computer: Member, level: str, cap: int) -> Match:
@@ -130,35 +208,41 @@ def open_practice_match(*, player: Member, computer: Member, level: str, cap: in
 def unfinished_practice(member: Member) -> int:
     """How many practice matches the member started (against the computer, organised by
     the member: a fixture an organiser gave the computer a seat in is not one) not over."""
-    return Match.objects.filter(
-        created_by=member,
-        computer__isnull=False,
-        status__in=[Match.Status.SCHEDULED, Match.Status.LIVE],
-    ).count()
+    return (
+        Match.objects.filter(
+            created_by=member,
+            computers__isnull=False,
+            status__in=[Match.Status.SCHEDULED, Match.Status.LIVE],
+        )
+        .distinct()
+        .count()
+    )
 
 
 def set_level(*, match_id: int, member: Member, level: str) -> ComputerOpponent:
-    """The computer's level from its next move on; only the member it plays may change it,
-    while the match is not over."""
+    """The computer's level from its next move on (every computer's, at a table); only a
+    member it plays may change it, while the match is not over."""
     chosen = checked_level(level)
     with transaction.atomic():
         try:
             match = locked_match(match_id)
         except MatchMissing:
             raise PracticeRefused("There is no such match.") from None
-        opponent = ComputerOpponent.objects.filter(match=match).first()
-        if opponent is None:
+        opponents = list(ComputerOpponent.objects.filter(match=match).order_by("position"))
+        if not opponents:
             raise PracticeRefused("This match is not against the computer.")
-        plays_it = Seat.objects.filter(
-            match=match, member_id=member.pk, position=1 - opponent.position
-        ).exists()
+        plays_it = (
+            Seat.objects.filter(match=match, member_id=member.pk)
+            .exclude(position__in=[opponent.position for opponent in opponents])
+            .exists()
+        )
         if not plays_it:
             raise PracticeRefused("Only the member the computer plays may change its level.")
         if match.is_over:
             raise PracticeRefused("The match is over.")
-        opponent.level = chosen
-        opponent.save(update_fields=["level"])
-    return opponent
+        ComputerOpponent.objects.filter(match=match).update(level=chosen)
+    opponents[0].level = chosen
+    return opponents[0]
 
 
 def seat_computer(*, match_id: int, organiser: Member, position: int, level: str) -> Match:

@@ -21,15 +21,17 @@ from django.db import connections
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import Member
 from engine import get_ruleset, word_graph
+from engine.computer import decide_challenge
 from lexicon.difficulty import word_difficulty
 from lexicon.lexicon import get_lexicon
 from matches import services, visibility
-from matches.models import Match
+from matches.models import Match, Seat
+from matches.schemas import MatchView
 from practice import guests
 from practice.models import ComputerOpponent
 from practice.opponent import computer_move
-from practice.services import computer_member
 
 logger = logging.getLogger(__name__)
 
@@ -38,16 +40,80 @@ STALLED_AFTER = timedelta(seconds=10)
 
 
 def run_computer_turn(match_id: int) -> str:
-    """Make the computer's move in ``match_id`` if it is the computer's turn; say what
+    """Let the match's computers act, as a player would: first each computer that may
+    challenge the open play decides whether to (in seat order after its player; the first
+    that does, challenges), then the computer to move, if one is, makes its move. Say what
     happened (for logs and tests)."""
-    opponent = ComputerOpponent.objects.filter(match_id=match_id).first()
-    if opponent is None:
+    opponents = list(ComputerOpponent.objects.filter(match_id=match_id).order_by("position"))
+    if not opponents:
         return "not a practice match"
-    computer = computer_member()
-    # Its seat's view, through the one door: as a player of a members-only match, it holds
-    # the match's viewing key (players may copy the share link).
+    accounts = _accounts(match_id)
+    said = [_computer_challenge(match_id, opponents, accounts)]
+    said.append(_computer_move(match_id, opponents, accounts))
+    return "; ".join(part for part in said if part)
+
+
+def _accounts(match_id: int) -> dict[int, Member]:
+    """Each seat's member (the computers' accounts among them), by position."""
+    seats = Seat.objects.filter(match_id=match_id, member__isnull=False).select_related("member")
+    return {seat.position: seat.member for seat in seats if seat.member is not None}
+
+
+def _seat_view(match_id: int, member: Member) -> MatchView:
+    """A computer seat's view, through the one door: as a player of a members-only match,
+    it holds the match's viewing key (players may copy the share link)."""
     key = Match.objects.filter(pk=match_id).values_list("viewing_key", flat=True).first()
-    view = visibility.match_view(services.look_at_match(user=computer, match_id=match_id, key=key))
+    return visibility.match_view(services.look_at_match(user=member, match_id=match_id, key=key))
+
+
+def _computer_challenge(
+    match_id: int, opponents: list[ComputerOpponent], accounts: dict[int, Member]
+) -> str:
+    """The first computer (in seat order after the play's player) whose level challenges
+    the open play's words challenges it; "" when none may or none does."""
+    first = _seat_view(match_id, accounts[opponents[0].position])
+    open_play = first.open_play
+    if first.status != "live" or open_play is None or not first.moves:
+        return ""
+    played = first.moves[-1]
+    if played.number != open_play.turn_number or played.kind != "play":
+        return ""
+    words = [word.word.upper() for word in played.words]
+    lexicon = get_lexicon(first.lexicon, max_len=get_ruleset(first.ruleset).lexicon_max_len)
+    seat_count = len(first.seats)
+    order = sorted(
+        (o for o in opponents if o.position in open_play.challengers),
+        key=lambda o: (o.position - open_play.player) % seat_count,
+    )
+    for opponent in order:
+        decision = decide_challenge(words, lexicon=lexicon, level=opponent.level)
+        if not decision.challenge:
+            continue
+        try:
+            decided = services.match_challenge(
+                match_id=match_id,
+                member=accounts[opponent.position],
+                client_id=f"computer-challenge-{open_play.turn_number}",
+                expected_turn=open_play.turn_number,
+            )
+        except services.MoveRefused as refusal:  # the next move or the window came first
+            logger.info("match %s: the computer's challenge was refused: %s", match_id, refusal)
+            return f"challenge refused: {refusal.code}"
+        outcome = "withdrawn" if decided.answer.challenge.withdrawn else "stands"
+        return f"seat {opponent.position} challenged: {outcome}"
+    return ""
+
+
+def _computer_move(
+    match_id: int, opponents: list[ComputerOpponent], accounts: dict[int, Member]
+) -> str:
+    """The move of the computer to move, if one is."""
+    to_move = Match.objects.filter(pk=match_id).values_list("to_move", flat=True).first()
+    opponent = next((o for o in opponents if o.position == to_move), None)
+    if opponent is None:
+        return "not the computer's turn"
+    computer = accounts[opponent.position]
+    view = _seat_view(match_id, computer)
     if view.status != "live" or view.to_move != opponent.position:
         return "not the computer's turn"
     choice = computer_move(
@@ -76,14 +142,13 @@ def play_computer_turn(match_id: int) -> str:
 
 
 def stalled_computer_turns(*, now: datetime | None = None) -> list[int]:
-    """Live practice matches where the computer is to move and has not for ``STALLED_AFTER``
+    """Live practice matches where a computer is to move and has not for ``STALLED_AFTER``
     (its task was lost: a broker or worker outage)."""
     cutoff = (now or timezone.now()) - STALLED_AFTER
     return list(
         Match.objects.filter(
             status=Match.Status.LIVE,
-            computer__isnull=False,
-            to_move=F("computer__position"),
+            computers__position=F("to_move"),
             turn_started_at__lt=cutoff,
         )
         .order_by("id")

@@ -20,11 +20,15 @@ from practice.tasks import queue_warm_up
 @require_POST
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
-    """A live match against the computer at the level chosen; straight to its board."""
+    """A live match against the computer at the level chosen (or a practice table: how many
+    seats, how many computers, which challenge rule); straight to its board."""
     try:
         match = services.start_practice(
             member=request.user,  # type: ignore[arg-type]
             level=str(request.POST.get("level", "normal")),
+            seats=_count(request.POST.get("seats", "2")),
+            computers=_count(request.POST.get("computers", "1")),
+            challenge_rule=str(request.POST.get("challenge_rule", "void")),
         )
     except services.PracticeRefused as refusal:
         messages.error(request, refusal.message)
@@ -96,3 +100,8 @@ def seat(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _position(raw: object) -> int:
     return {"0": 0, "1": 1}.get(str(raw), -1)
+
+
+def _count(raw: object) -> int:
+    """A small count from a form (0 when it is not one: the service refuses it)."""
+    return {"1": 1, "2": 2, "3": 3, "4": 4}.get(str(raw), 0)

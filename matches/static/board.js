@@ -24,6 +24,7 @@ function start(root) {
   const END_REASON = {
     played_out: "Played out",
     six_scoreless: "Six scoreless turns",
+    finish_line: "Finish Line reached",
     forfeit: "Forfeit",
     no_show: "No-show",
     abandoned: "Both seats empty",
@@ -66,6 +67,10 @@ function start(root) {
     showLastPlay: $("show-last-play"),
     unseen: $("unseen"),
     blankDialog: $("blank-dialog"),
+    challengeBox: $("challenge-box"),
+    challengeWindow: $("challenge-window"),
+    challengeButton: $("challenge-button"),
+    challengeResult: $("challenge-result"),
   };
 
   const state = {
@@ -98,6 +103,10 @@ function start(root) {
   const tileById = (id) => state.rack.find((t) => t.id === id);
   const isStaged = (id) => state.staged.some((s) => s.tileId === id);
   const seatName = (seat) => seat.name || seat.label;
+  // A play whose tiles are not on the board: withdrawn after a challenge; a turn lost to one.
+  const withdrawn = (move) => !!(move.challenge && move.challenge.withdrawn);
+  const onBoard = (move) => move.kind === "play" && !withdrawn(move) && !move.lost_turn;
+  const ordinal = (n) => `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] || "th"}`;
 
   function newId(kind) {
     // Request ids make a commit idempotent: a resend after a reconnect gets the first answer.
@@ -167,7 +176,7 @@ function start(root) {
     // The squares of the most recent play, outlined so the newest word is easy to find.
     for (let i = snapshot.moves.length - 1; i >= 0; i--) {
       const move = snapshot.moves[i];
-      if (move.kind === "play") return new Set(move.tiles.map((t) => t.row * SIZE + t.col));
+      if (onBoard(move)) return new Set(move.tiles.map((t) => t.row * SIZE + t.col));
     }
     return new Set();
   }
@@ -441,6 +450,7 @@ function start(root) {
       bag_count: data.bag_count,
       turn_deadline_at: data.turn_deadline_at,
       seats: data.seats,
+      open_play: data.open_play || null,
     });
     const mine = seated() && move.position === live.your_seat;
     if (mine && !committing() && !state.acked.has(move.number)) {
@@ -457,6 +467,31 @@ function start(root) {
     } else if (!mine) {
       say(`${describeMove(move, live.seats)}.`);
     }
+    render();
+  }
+
+  function applyChallenge(data) {
+    // A play was challenged: it stands or is withdrawn (the board without it). The turns a
+    // challenge cost come after this as their own "turn" news.
+    const live = state.live;
+    const move = data.move;
+    if (move.number > live.moves.length) {
+      send({ type: "sync" }); // we never had the play: ask for the whole picture
+      return;
+    }
+    stopShowing(false);
+    if (state.staged.length && live.board.join() !== data.board.join()) sendTilesBack();
+    Object.assign(live, {
+      board: data.board,
+      moves: live.moves.map((m) => (m.number === move.number ? move : m)),
+      turn_number: data.turn_number,
+      to_move: data.to_move,
+      bag_count: data.bag_count,
+      turn_deadline_at: data.turn_deadline_at,
+      seats: data.seats,
+      open_play: null,
+    });
+    say(`${challengeText(move, live)}.`);
     render();
   }
 
@@ -487,6 +522,9 @@ function start(root) {
       case "turn":
         if (state.live) applyTurn(frame.data);
         break;
+      case "challenge_result":
+        if (state.live) applyChallenge(frame.data);
+        break;
       case "opened":
         if (!state.live) break;
         // The public snapshot of the opening; our own rack arrives in its own frame.
@@ -501,7 +539,10 @@ function start(root) {
           to_move: null, turn_deadline_at: null, final_score: frame.data.final_score,
           bag_seed: frame.data.bag_seed,
         });
-        state.live.seats = state.live.seats.map((s, i) => ({ ...s, score: frame.data.scores[i] }));
+        state.live.open_play = null;
+        state.live.seats = state.live.seats.map((s, i) => ({
+          ...s, score: frame.data.scores[i], place: (frame.data.places || [])[i] ?? s.place ?? null,
+        }));
         recallAll();
         hint("");
         state.mode = "play";
@@ -542,7 +583,14 @@ function start(root) {
     if (frame.snapshot) applySnapshot(frame.snapshot);
     if (!sent) return;
     if (sent.type === "resign") {
-      say(frame.accepted ? "You resigned. Your opponent wins." : frame.message);
+      const after = state.live.seats.length > 2 ? "You are placed last." : "Your opponent wins.";
+      say(frame.accepted ? `You resigned. ${after}` : frame.message);
+      render();
+      return;
+    }
+    if (sent.type === "challenge") {
+      // The outcome reaches everyone as "challenge_result" news; a refusal, only us.
+      if (!frame.accepted) say(frame.message);
       render();
       return;
     }
@@ -823,7 +871,7 @@ function start(root) {
 
   function lastPlayMove(snapshot) {
     for (let i = snapshot.moves.length - 1; i >= 0; i--) {
-      if (snapshot.moves[i].kind === "play") return snapshot.moves[i];
+      if (onBoard(snapshot.moves[i])) return snapshot.moves[i];
     }
     return null;
   }
@@ -953,17 +1001,20 @@ function start(root) {
     const onRacks = others.reduce((sum, s) => sum + s.rack_count, 0);
     $("unseen-where").textContent = mine === null || mine === undefined
       ? `In the bag (${shown.bag_count}) and on the racks (${onRacks}).`
-      : `In the bag (${shown.bag_count}) and on ${seatName(others[0])}'s rack (${onRacks}).`;
+      : others.length > 1
+        ? `In the bag (${shown.bag_count}) and on the other racks (${onRacks}).`
+        : `In the bag (${shown.bag_count}) and on ${seatName(others[0])}'s rack (${onRacks}).`;
   }
 
   // ------------------------------------------------------------------ drawing the rest
 
   // ``swapped``: the letters a swap returned, once the game is over and its record public.
   function moveWhat(move, swapped) {
+    if (move.lost_turn) return "lost the turn (a wrong challenge)";
     if (move.kind === "play") {
       const words = move.words.map((w) => (w.tiles || w.word || "").toUpperCase());
       const at = move.words[0] && move.words[0].position ? ` at ${move.words[0].position}` : "";
-      return `played ${words.join(", ")}${at} for ${move.score}`;
+      return `played ${words.join(", ")}${at} for ${move.score}${withdrawn(move) ? ", withdrawn" : ""}`;
     }
     if (move.kind === "swap") return swapped ? `swapped ${spell(swapped)}` : `swapped ${plural(move.swap_count, "tile")}`;
     return "passed";
@@ -985,6 +1036,68 @@ function start(root) {
     const seat = seats.find((s) => s.position === move.position);
     return `${seat ? seatName(seat) : ""} ${moveWhat(move)}`;
   }
+
+  // A decided challenge in words, for everyone (visibility/pages.py says the same).
+  function challengeText(move, snapshot) {
+    const challenge = move.challenge;
+    if (!challenge) return "";
+    const name = (position) => {
+      const seat = snapshot.seats.find((s) => s.position === position);
+      return seat ? seatName(seat) : "";
+    };
+    const by = name(challenge.by);
+    const player = name(move.position);
+    if (challenge.withdrawn) {
+      const what = challenge.phonies.length === 1 ? "not a word" : "not words";
+      return `${by} challenged ${challenge.phonies.join(", ")}: ${what} \u2014 withdrawn, ${player} loses the turn`;
+    }
+    const words = move.words.map((w) => (w.tiles || w.word || "").toUpperCase()).join(", ");
+    const text = `${by} challenged ${words}: it stands`;
+    if (challenge.points > 0) return `${text} \u2014 +${challenge.points} to ${player}`;
+    const rule = snapshot.challenge_rule || state.live.challenge_rule; // a replay step has none
+    if (rule === "double") return `${text} \u2014 ${by} loses the next turn`;
+    return text;
+  }
+
+  function lastChallenged(snapshot) {
+    for (let i = snapshot.moves.length - 1; i >= 0; i--) {
+      if (snapshot.moves[i].challenge) return snapshot.moves[i];
+    }
+    return null;
+  }
+
+  function renderChallenge() {
+    // The open play (until when it may be challenged), the Challenge button for a player
+    // who may, and the last challenge's outcome: for players, spectators and viewing keys.
+    const live = state.live;
+    const open = live.open_play;
+    const until = open && open.until ? Date.parse(open.until) : null;
+    const showing = !state.replay && live.status === "live" && open && (until === null || until > Date.now());
+    el.challengeBox.hidden = !showing;
+    if (showing) {
+      const seat = live.seats.find((s) => s.position === open.player);
+      const move = live.moves.find((m) => m.number === open.turn_number);
+      const words = move ? move.words.map((w) => (w.tiles || w.word || "").toUpperCase()).join(", ") : "the last play";
+      el.challengeWindow.textContent = `${seat ? seatName(seat) : ""}'s ${words} may be challenged `
+        + (until === null ? "until the next move." : `until ${localTime(open.until)}.`);
+      const mine = seated() && open.challengers.includes(live.your_seat);
+      el.challengeButton.hidden = !mine;
+      const pending = [...state.pending.values()].some((f) => f.type === "challenge");
+      el.challengeButton.disabled = pending || !connected;
+      el.challengeButton.textContent = pending ? "Challenging…" : `Challenge ${words}`;
+    }
+    // The last challenge stays in view for a round (the move list keeps every one).
+    const shown = view();
+    const challenged = lastChallenged(shown);
+    const last = challenged && challenged.number > shown.moves.length - shown.seats.length ? challenged : null;
+    el.challengeResult.hidden = !last;
+    el.challengeResult.textContent = last ? `${challengeText(last, shown)}.` : "";
+  }
+
+  el.challengeButton.addEventListener("click", () => {
+    const open = state.live && state.live.open_play;
+    if (open) request("challenge", { turn: open.turn_number });
+  });
 
   function endText() {
     // How the match ended, as everyone sees it; the player who went out is told so.
@@ -1008,6 +1121,11 @@ function start(root) {
     if (snapshot.result in RESULT) {
       const seat = snapshot.seats[RESULT[snapshot.result]];
       return `${seat.name || seat.label} (${seat.label}) won`;
+    }
+    if (snapshot.result === "table") {
+      const first = snapshot.seats.filter((s) => s.place === 1).map((s) => `${seatName(s)} (${s.label})`);
+      if (first.length === 1) return `${first[0]} won`;
+      if (first.length) return `${first.join(" and ")} shared first place`;
     }
     return "No result";
   }
@@ -1169,6 +1287,7 @@ function start(root) {
         // A finished game shows every seat's rack: at the replay's step, or the racks left.
         const racks = racksShown();
         if (racks) li.append(": ", make("span", { class: "rack-letters", text: spell(racks[seat.position]) || "none" }));
+        if (seat.place) li.append(" · ", make("span", { class: "place", text: `${ordinal(seat.place)} place` }));
         if (toMove) li.append(" ", make("span", { class: "badge", text: "to move" }));
       } else {
         li.append(make("span", { class: "muted", text: "Free" }));
@@ -1207,7 +1326,8 @@ function start(root) {
         make("a", { href: link.pathname + link.search, class: "step", "data-turn": move.number,
           title: "Show the board after this move", text: moveWhat(move, held && held.swapped) }), " ",
         held ? make("span", { class: "muted rack-before", text: `from ${spell(held.rack_before)} ` }) : null,
-        make("span", { class: "muted", text: `· ${move.totals[0]}–${move.totals[1]}` }));
+        make("span", { class: "muted", text: `· ${move.totals.join("–")}` }));
+      if (move.challenge) li.append(make("br"), make("span", { class: "challenge-line", text: challengeText(move, shown) }));
       if (current !== null && move.number > current) li.classList.add("future");
       list.append(li);
     }
@@ -1284,6 +1404,8 @@ function start(root) {
       let text = at === 0
         ? "Replay: the board before the first move."
         : `Replay: the board after move ${at} of ${count}. ${scores}.`;
+      const step = at > 0 ? r.moves.find((m) => m.number === at) : null;
+      if (step && step.challenge) text += ` ${challengeText(step, r)}.`;
       if (r.final && r.final_score) {
         text = `Replay: the board after move ${at} of ${count}, the last. `
           + `Final score after the end-of-game rack adjustments: ${scores}.`;
@@ -1347,7 +1469,7 @@ function start(root) {
       const what = change.rack_owner === change.position
         ? `${tiles(change.tile_count)} left on the rack`
         : `went out, gains ${names[change.rack_owner]}'s ${tiles(change.tile_count)}`;
-      const cells = ["", ""];
+      const cells = shown.seats.map(() => "");
       cells[change.position] = points(change.points);
       rows.push(row("adjustment", `${who}: ${what}`, cells));
     }
@@ -1397,13 +1519,17 @@ function start(root) {
     renderReplay();
     renderFinalScore();
     renderLastMove();
+    renderChallenge();
     renderUnseen();
     renderFairBag();
     renderShare();
   }
 
   // The countdown and "can a seat still be taken" move with the clock, not with news.
-  setInterval(() => { if (state.live && state.live.status === "scheduled") { renderKickoff(); } }, 1000);
+  setInterval(() => {
+    if (state.live && state.live.status === "scheduled") renderKickoff();
+    if (state.live && state.live.open_play) renderChallenge(); // the window closes with the clock
+  }, 1000);
 
   // ------------------------------------------------------------------ input: pointer
 
@@ -1482,8 +1608,14 @@ function start(root) {
     const canResign = view.status === "live" && view.your_seat !== null && view.your_seat !== undefined;
     resignBox.hidden = !canResign;
     if (!canResign) resignBox.querySelector(".resign-confirm").hidden = true;
-    const resigned = view.end_reason === "resigned"
-      ? view.seats.find((s) => s.position === (view.result === "first" ? 1 : 0)) : null;
+    // At a table the resigner is placed last, below every other seat (matches/places.py).
+    const last = (seats) => seats.reduce((worst, s) => ((s.place || 0) > (worst.place || 0) ? s : worst));
+    const resigned = view.end_reason !== "resigned" ? null
+      : view.result === "table" ? last(view.seats)
+        : view.seats.find((s) => s.position === (view.result === "first" ? 1 : 0));
+    resignBox.querySelector(".resign-confirm > span").textContent = view.seats.length > 2
+      ? "Resign this match? The game ends, you are placed last, and it cannot be undone."
+      : "Resign this match? Your opponent wins, and it cannot be undone.";
     endLine.hidden = !resigned;
     endLine.textContent = resigned ? `${resigned.name || resigned.label} (${resigned.label}) resigned.` : "";
   });

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import format_position, get_ruleset
 from matches.models import Match, OrganiserAction, Seat, Tournament, Turn
+from matches.places import TABLE
 from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, MoveView, SeatView
 from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member
 from matches.visibility.fairness import fairness_record
@@ -53,8 +54,9 @@ def outcome_for(match: Match, position: int | None) -> str:
         return ""
     if match.result == Match.Result.DRAW:
         return "drawn"
-    if match.result == Match.Result.TABLE:
-        return ""  # a table's outcome is each seat's place
+    if match.result == TABLE:  # a table of 3-4: the seat's place says it
+        place = match.seats.filter(position=position).values_list("place", flat=True).first()
+        return "won" if place == 1 else "lost"
     winner = 0 if match.result == Match.Result.FIRST else 1
     return "won" if winner == position else "lost"
 
@@ -80,13 +82,28 @@ def result_text(match: Match, seats: list[Seat]) -> str:
         seat = seats[0 if match.result == Match.Result.FIRST else 1]
         who = seat_name(seat) or seat.get_position_display()
         return f"{who} ({seat.get_position_display()}) won"
-    if match.result == Match.Result.TABLE:
-        first = [
-            f"{seat_name(seat) or seat.get_position_display()} ({seat.get_position_display()})"
-            for seat in seats
-            if seat.place == 1
-        ]
-        return f"{first[0]} won" if len(first) == 1 else f"{' and '.join(first)} shared first"
+    if match.result == TABLE:
+        return table_result_text(
+            [
+                (
+                    seat_name(seat) or seat.get_position_display(),
+                    seat.get_position_display(),
+                    seat.place,
+                )
+                for seat in seats
+            ]
+        )
+    return "No result"
+
+
+def table_result_text(seats: list[tuple[str, str, int | None]]) -> str:
+    """A table's result from its places (name, seat label, place): who won, or who shared
+    first place (board.js says the same)."""
+    first = [f"{name} ({label})" for name, label, place in seats if place == 1]
+    if len(first) == 1:
+        return f"{first[0]} won"
+    if first:
+        return f"{' and '.join(first)} shared first place"
     return "No result"
 
 
@@ -95,7 +112,7 @@ def end_line(match: Match, seats: list[Seat]) -> str:
     resigned (the resigner is the seat that lost)."""
     if match.end_reason != Match.EndReason.RESIGNED:
         return ""
-    if match.result == Match.Result.TABLE:  # at a table the resigner is placed last
+    if match.result == TABLE:  # the resigner is placed last, below every other seat
         loser = max(seats, key=lambda seat: seat.place or 0)
     else:
         loser = seats[0 if match.result == Match.Result.SECOND else 1]
@@ -254,6 +271,13 @@ class MoveLine:
     what: str
     score: int
     totals: tuple[int, ...]
+    #: The play's challenge in words, once decided ("" when it was not challenged).
+    challenge: str = ""
+
+    @property
+    def totals_text(self) -> str:
+        """Every seat's total after the move: 120–98–77."""
+        return "\u2013".join(str(total) for total in self.totals)
 
 
 @dataclass(frozen=True)
@@ -262,7 +286,7 @@ class ScoreRow:
 
     kind: str  # "before", "adjustment" or "final"
     label: str
-    cells: tuple[str, str]
+    cells: tuple[str, ...]
 
 
 def _points(points: int) -> str:
@@ -280,17 +304,17 @@ def final_score_rows(final: FinalScore | None, seats: list[SeatView]) -> list[Sc
         return []
     names = {seat.position: seat.name or seat.label for seat in seats}
     labels = {seat.position: seat.label for seat in seats}
-    rows = [ScoreRow("before", "After the last move", (str(final.before[0]), str(final.before[1])))]
+    rows = [ScoreRow("before", "After the last move", tuple(str(score) for score in final.before))]
     for change in final.adjustments:
         who = f"{names[change.position]} ({labels[change.position]})"
         if change.rack_owner == change.position:
             what = f"{_tiles(change.tile_count)} left on the rack"
         else:
             what = f"went out, gains {names[change.rack_owner]}'s {_tiles(change.tile_count)}"
-        cells = ["", ""]
+        cells = [""] * len(final.final)
         cells[change.position] = _points(change.points)
-        rows.append(ScoreRow("adjustment", f"{who}: {what}", (cells[0], cells[1])))
-    rows.append(ScoreRow("final", "Final score", (str(final.final[0]), str(final.final[1]))))
+        rows.append(ScoreRow("adjustment", f"{who}: {what}", tuple(cells)))
+    rows.append(ScoreRow("final", "Final score", tuple(str(score) for score in final.final)))
     return rows
 
 
@@ -316,9 +340,13 @@ def move_lines(view: MatchView) -> list[MoveLine]:
     labels = {seat.position: seat.label for seat in view.seats}
     lines = []
     for move in view.moves:
-        if move.kind == Turn.Kind.PLAY:
+        if move.lost_turn:
+            what = "lost the turn (a wrong challenge)"
+        elif move.kind == Turn.Kind.PLAY:
             words = [word.tiles.upper() for word in move.words]
             what = f"played {', '.join(words) or 'tiles'} at {move_position(move)}"
+            if move.challenge is not None and move.challenge.withdrawn:
+                what += ", withdrawn"
         elif move.kind == Turn.Kind.SWAP:
             count = move.swap_count
             what = f"swapped {count} tile{'s' if count != 1 else ''}"
@@ -332,9 +360,31 @@ def move_lines(view: MatchView) -> list[MoveLine]:
                 what=what,
                 score=move.score,
                 totals=move.totals,
+                challenge=challenge_text(move, names, view.challenge_rule),
             )
         )
     return lines
+
+
+def challenge_text(move: MoveView, names: dict[int, str], rule: str) -> str:
+    """A decided challenge in words, for everyone (board.js says the same): "Ann challenged
+    PHONYX: not a word — withdrawn, Ben loses the turn", "Ann challenged QI: it stands —
+    Ann loses the next turn", "... it stands — +5 to Ben"; "" when not challenged."""
+    challenge = move.challenge
+    if challenge is None:
+        return ""
+    by, player = names.get(challenge.by, ""), names.get(move.position, "")
+    if challenge.withdrawn:
+        phonies = ", ".join(challenge.phonies)
+        what = "not a word" if len(challenge.phonies) == 1 else "not words"
+        return f"{by} challenged {phonies}: {what} \u2014 withdrawn, {player} loses the turn"
+    words = ", ".join(word.tiles.upper() for word in move.words)
+    text = f"{by} challenged {words}: it stands"
+    if challenge.points > 0:
+        return f"{text} \u2014 +{challenge.points} to {player}"
+    if rule == "double":
+        return f"{text} \u2014 {by} loses the next turn"
+    return text
 
 
 def board_rules(name: str) -> BoardRules:
@@ -380,6 +430,8 @@ class MatchPage:
     end_line: str
     audit: list[AuditLine]
     final_score_rows: list[ScoreRow]
+    #: The tiles on the racks this viewer does not see (every other seat's).
+    racks_unseen: int
     can_rotate_key: bool
     is_member: bool
     #: What "Check this game's bag" reads, once the match is over (visibility/fairness.py).
@@ -417,6 +469,7 @@ def match_page(access: MatchAccess) -> MatchPage:
         end_line=end_line(match, seats),
         audit=audit_lines(match, is_organiser=viewer.is_organiser),
         final_score_rows=final_score_rows(view.final_score, view.seats),
+        racks_unseen=sum(s.rack_count for s in view.seats if s.position != view.your_seat),
         can_rotate_key=can_rotate_key(match, viewer),
         is_member=viewer.is_member,
         fairness=fairness_record(access),

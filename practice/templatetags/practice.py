@@ -35,12 +35,17 @@ def _rated(ruleset: str | None) -> list[tuple[str, str]]:
 def computer_level(context: dict[str, Any], match_id: int) -> dict[str, Any]:
     request = context.get("request")
     user = guests.viewer(request) if request is not None else None  # a guest's game too
-    opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()
+    opponent = (
+        ComputerOpponent.objects.filter(match_id=match_id)
+        .select_related("match")
+        .order_by("position")
+        .first()
+    )
     plays_it = (
         opponent is not None
         and user is not None
         and user.is_authenticated
-        and opponent.match.seats.filter(member_id=user.pk, position=1 - opponent.position).exists()
+        and _plays_the_computer(opponent.match, user)
     )
     return {
         "opponent": opponent if plays_it else None,
@@ -49,6 +54,15 @@ def computer_level(context: dict[str, Any], match_id: int) -> dict[str, Any]:
         "match_id": match_id,
         "free_seats": _free_seats(match_id, user) if opponent is None else [],
     }
+
+
+def _plays_the_computer(match: Match, user: Any) -> bool:
+    """Whether ``user`` sits in ``match`` in a seat that is not a computer's."""
+    return (
+        match.seats.filter(member_id=user.pk)
+        .exclude(position__in=match.computers.values_list("position", flat=True))
+        .exists()
+    )
 
 
 def _free_seats(match_id: int, user: Any) -> list[tuple[int, str]]:
@@ -65,6 +79,16 @@ def _free_seats(match_id: int, user: Any) -> list[tuple[int, str]]:
     ]
 
 
+#: The practice form's challenge rules, in words (docs/RULES.md, "Challenges").
+CHALLENGE_RULE_CHOICES = [
+    ("void", "None: a phony is refused"),
+    ("single", "Single: a wrong challenge costs nothing"),
+    ("double", "Double: a wrong challenge loses a turn"),
+    ("five_point", "5 points to the player on a wrong challenge"),
+    ("ten_point", "10 points to the player on a wrong challenge"),
+]
+
+
 @register.inclusion_tag("practice/_start.html", takes_context=True)
 def play_computer_form(context: dict[str, Any]) -> dict[str, Any]:
     """The home page's "Play the computer" form (a level, then the board at once); for a
@@ -79,6 +103,7 @@ def play_computer_form(context: dict[str, Any]) -> dict[str, Any]:
         # A visitor plays at once as a guest (practice/guests.py).
         "guest": user is None or not user.is_authenticated,
         "refusal": MEMBERS_PRACTISE,
+        "challenge_rules": CHALLENGE_RULE_CHOICES,
     }
 
 
@@ -91,14 +116,17 @@ def practice_review(context: dict[str, Any], match_id: int, key: str = "") -> di
     player, after the end); here only the matches it is offered on: the computer's."""
     request = context.get("request")
     user = guests.viewer(request) if request is not None else None
-    opponent = ComputerOpponent.objects.filter(match_id=match_id).select_related("match").first()
+    opponent = (
+        ComputerOpponent.objects.filter(match_id=match_id)
+        .select_related("match")
+        .order_by("position")
+        .first()
+    )
     if (
         opponent is None
         or user is None
         or not user.is_authenticated
-        or not opponent.match.seats.filter(
-            member_id=user.pk, position=1 - opponent.position
-        ).exists()
+        or not _plays_the_computer(opponent.match, user)
     ):
         return {"review": None}
     if not opponent.match.is_over:
