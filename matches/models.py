@@ -284,7 +284,8 @@ class Turn(models.Model):
     #: totals above are then the totals after the challenge.
     challenge = models.JSONField(null=True, blank=True)
     #: Public: a turn lost to a wrong challenge under the double rule (a pass nobody made).
-    lost_turn = models.BooleanField(default=False)
+    #: False in the database too: a row written without it (the code before tables) was played.
+    lost_turn = models.BooleanField(default=False, db_default=False)
     # Public: SHA-256 of this turn's public record, which names the previous turn's hash (the
     # bag's commitment for turn 1): the tamper-evident chain of matches/chain.py.
     record_hash = models.CharField(max_length=64, editable=False)
