@@ -32,8 +32,13 @@ LAST_YEAR = 9000
 TOO_FAR_AHEAD = "That date is too far ahead."
 
 
+#: The seed's variants a club may schedule beside the rulesets (9-tile racks at a classic
+#: table; Word Skill and Reword need their own match kinds, not built yet).
+SCHEDULED_VARIANTS = ("classic-nine",)
+
+
 def ruleset_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in RULESETS]
+    return [(name, name) for name in (*RULESETS, *SCHEDULED_VARIANTS)]
 
 
 def hours_between(

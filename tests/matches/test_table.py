@@ -226,3 +226,32 @@ def test_the_fixture_form_seats_a_table(organiser, four):
     )
     assert not too_many.is_valid()
     assert "third" in too_many.errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_nine_tile_table_is_scheduled_at_the_form_deals_nine_and_plays(organiser, four):
+    """The seed's 9-tile variation: the fixture form offers ``classic-nine``; each seat is
+    dealt nine tiles, a play is drawn back up to nine, and the bag check verifies it."""
+    from tournaments.forms import FixtureForm
+
+    form = FixtureForm(
+        {
+            "fixture-name": "Nine tiles",
+            "fixture-ruleset": "classic-nine",
+            "fixture-visibility": "public",
+            "fixture-no_show_minutes": "15",
+            "fixture-first": "ann",
+            "fixture-second": "ben",
+            "fixture-third": "cat",
+            "fixture-seats": "3",
+        },
+        prefix="fixture",
+    )
+    assert form.is_valid(), form.errors
+    match = table_match(organiser, four[:3], seed=9, ruleset="classic-nine")
+    assert [len(seat.rack) for seat in match.seats.order_by("position")] == [9, 9, 9]
+    play_now(match, four[:3], good_play(match))
+    match.refresh_from_db()
+    assert match.turn_number == 1
+    assert [len(seat.rack) for seat in match.seats.order_by("position")] == [9, 9, 9]
+    assert match_problems(match) == []
