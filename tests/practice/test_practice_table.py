@@ -18,7 +18,7 @@ from matches.models import Match, Turn
 from practice.models import ComputerOpponent
 from practice.services import PracticeRefused, computer_member, start_practice
 from practice.tasks import run_computer_turn
-from tests.matches.helpers import assert_tiles_conserved, commit_move, game_of
+from tests.matches.helpers import assert_tiles_conserved, commit_move, game_of, position_of
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +40,7 @@ def member_plays(match: Match, member, move: Play, capture) -> None:
             member=member,
             move=move,
             against_turn=match.turn_number,
+            after=position_of(match),
             client_id=f"member-{match.turn_number}",
         )
     assert outcome.accepted, outcome.message
