@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import threading
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -146,12 +147,12 @@ def test_the_next_move_closes_the_play_to_a_challenge(organiser, three):
     assert late.code == "stale_turn"
 
 
-def _race(match: Match, mover: object, challenger: object) -> dict[str, object]:
+def _race(match: Match, mover: object, challenger: object) -> dict[str, Any]:
     """The next player's pass, made on the position after turn 1 (the phony on the board),
     and another player's challenge of turn 1, sent at once from two threads (two
     connections); their answers."""
     start = threading.Barrier(2)
-    results: dict[str, object] = {}
+    results: dict[str, Any] = {}
     on_the_phony = position_of(match)
 
     def move() -> None:
@@ -191,18 +192,19 @@ def test_a_challenge_raced_against_the_next_move_has_one_winner(organiser, three
         results = _race(match, three[(player + 1) % 3], three[(player + 2) % 3])
         turn = Turn.objects.get(match=match, number=1)
         challenged = isinstance(results["challenge"], services.ChallengeDecided)
-        moved = results["move"].accepted  # type: ignore[attr-defined]
+        moved = results["move"].accepted
         assert challenged != moved, results  # exactly one winner
         assert challenged == (turn.challenge is not None)
         match.refresh_from_db()
         if challenged:
             outcomes.add("challenge first")
+            assert turn.challenge is not None
             assert turn.challenge["phonies"]
-            assert results["move"].code == "stale_turn"  # type: ignore[attr-defined]
+            assert results["move"].code == "stale_turn"
             assert (match.turn_number, Turn.objects.filter(match=match).count()) == (1, 1)
         else:
             outcomes.add("move first")
-            assert results["challenge"].code == "stale_turn"  # type: ignore[union-attr]
+            assert results["challenge"].code == "stale_turn"
             assert (match.turn_number, Turn.objects.filter(match=match).count()) == (2, 2)
         assert match_problems(match) == []
     assert outcomes  # (which came first is the scheduler's: either is one winner)
