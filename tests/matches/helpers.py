@@ -52,6 +52,10 @@ def position_of(match: Match) -> str:
     """The position a move names as ``after`` now: the last turn's record hash, or the bag's
     commitment before turn 1 (``match`` read afresh)."""
     match.refresh_from_db()
+    return _last_hash(match)
+
+
+def _last_hash(match: Match) -> str:
     last = Turn.objects.filter(match_id=match.pk, number=match.turn_number)
     return last.values_list("record_hash", flat=True).first() or match.bag_commitment
 
@@ -67,16 +71,19 @@ def commit_now(
     assert_accepted: bool = False,
 ) -> Outcome:
     """The one way a test makes a move through ``services.match_commit``: against the
-    match's turn and position as they stand now (read afresh), or ``against`` and ``after``;
-    under a fresh client id unless one is given. With ``assert_accepted``, a refusal fails
-    the test, naming it."""
+    match's turn and position as they stand now (read afresh), or ``against`` and ``after``
+    (under ``void`` no position unless ``after``: as every duel's client sends); under a fresh
+    client id unless one is given. With ``assert_accepted``, a refusal fails the test, naming
+    it."""
     match.refresh_from_db()
+    if after is None and match.challenge_rule != "void":
+        after = _last_hash(match)
     outcome = commit_move(
         match_id=match.id,
         member=member,
         move=move,
         against_turn=match.turn_number if against is None else against,
-        after=position_of(match) if after is None else after,
+        after=after,
         client_id=client_id if client_id is not None else f"test-{uuid.uuid4().hex[:16]}",
     )
     if assert_accepted:
