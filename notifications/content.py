@@ -222,10 +222,18 @@ def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now:
     if match.end_reason in ORGANISER_ENDINGS:  # a ruling: notifications/organiser_content.py
         return organiser_content.ruling_result(notice, access, zone, now)
     outcome = {"won": "You won", "lost": "You lost", "drawn": "A draw"}.get(line.outcome, "")
+    if match.seat_count > 2:
+        outcome = _table_outcome(access)
     reason = _REASONS.get(match.end_reason, "")  # type: ignore[call-overload]
     headline = f"{outcome} {reason}".strip() if outcome else line.result_text
     lines = [f"{line.name} is over: {line.result_text}."]
-    if match.end_reason not in (Match.EndReason.NO_SHOW, Match.EndReason.ABANDONED):
+    if match.seat_count > 2:
+        scores = ", ".join(
+            f"{seat.member.label if seat.member else seat.get_position_display()} {seat.score}"
+            for seat in sorted(access.seats, key=lambda seat: (seat.place or 9, seat.position))
+        )
+        lines.append(f"Final scores: {scores}.")
+    elif match.end_reason not in (Match.EndReason.NO_SHOW, Match.EndReason.ABANDONED):
         opponent = line.opponent or "your opponent"
         lines.append(f"Final score: you {line.your_score}, {opponent} {line.opponent_score}.")
     return NoticeContent(
@@ -237,6 +245,23 @@ def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now:
         url=url,
         action="See the final board",
     )
+
+
+#: A place at a table of 3-4, in words.
+_PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+
+
+def _table_outcome(access: visibility.MatchAccess) -> str:
+    """The viewer's place at a table of 3-4: "You won", "You shared first place", "You came
+    third of 4" (empty for a viewer without a place)."""
+    seat = next((s for s in access.seats if s.position == access.viewer.seat), None)
+    if seat is None or seat.place is None:
+        return ""
+    shared = sum(1 for other in access.seats if other.place == seat.place) > 1
+    if seat.place == 1:
+        return "You shared first place" if shared else "You won"
+    where = _PLACES.get(seat.place, f"number {seat.place}")
+    return f"You {'shared' if shared else 'came'} {where} of {len(access.seats)}"
 
 
 _BUILDERS: dict[str, Any] = {

@@ -233,32 +233,9 @@ class FixtureForm(LocalTimeMixin):
     fourth = forms.CharField(
         label="Fourth (username)", required=False, max_length=150, widget=member_input()
     )
-    challenge_rule = forms.ChoiceField(
-        label="Challenge rule",
-        choices=[
-            ("void", "Void: a word not in the list is refused"),
-            ("single", "Single: a wrong challenge costs nothing"),
-            ("double", "Double: a wrong challenge loses a turn"),
-            ("five_point", "5 points to the player on a wrong challenge"),
-            ("ten_point", "10 points to the player on a wrong challenge"),
-        ],
-        initial="void",
-        required=False,
-    )
-    challenge_window_hours = forms.IntegerField(
-        label="Challenge window (hours)",
-        required=False,
-        min_value=1,
-        max_value=14 * 24,
-        help_text="How long a play may be challenged. Empty: until the next move's deadline.",
-    )
-    finish_line = forms.IntegerField(
-        label="Finish Line",
-        required=False,
-        min_value=1,
-        max_value=2000,
-        help_text="The game ends when a player reaches this score. Empty: off.",
-    )
+    challenge_rule = challenge_rule_field()
+    challenge_window_hours = challenge_window_field()
+    finish_line = finish_line_field()
 
     def _clean_player(self, field: str) -> Member | None:
         username = self.cleaned_data.get(field, "").strip()
@@ -308,11 +285,7 @@ class FixtureForm(LocalTimeMixin):
             "visibility_": data["visibility"],
             "no_show_window": timedelta(minutes=data["no_show_minutes"]),
             "rated": data["rated"],
-            "challenge_rule": data.get("challenge_rule") or "void",
-            "challenge_window": None
-            if data.get("challenge_window_hours") is None
-            else timedelta(hours=data["challenge_window_hours"]),
-            "finish_line": data.get("finish_line"),
+            **table_kwargs(data),
         }
         seats = data.get("seats") or 2
         if seats > 2:

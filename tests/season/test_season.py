@@ -1417,6 +1417,186 @@ def the_summer_cup(season: Season) -> None:
     assert 'Won by <strong id="champion">Ann</strong>.' in bracket
 
 
+# ---------------------------------------------------------------- a classic table of four
+
+TABLE_NIGHT = "Scrabble night"
+#: The table in seat order (First to Fourth), as the organiser seats it.
+TABLE = ("ann", "dan", "fay", "cat")
+
+
+def your_move(names: tuple[str, ...], seat: int | None, title: str) -> dict[str, list[str]]:
+    """The "your move" notice the seat now to move is sent (none for a quiet member, none
+    when nobody is to move)."""
+    if seat is None or names[seat] in QUIET:
+        return {}
+    return {names[seat]: [f"Your move: {title}"]}
+
+
+def table_outcome(name: str, places: dict[str, int]) -> str:
+    """A table's result notice's headline for ``name`` (notifications/content.py)."""
+    place = places[name]
+    shared = sum(1 for other in places.values() if other == place) > 1
+    if place == 1:
+        return "You shared first place" if shared else "You won"
+    where = ("first", "second", "third", "fourth")[place - 1]
+    return f"You {'shared' if shared else 'came'} {where} of {len(places)}"
+
+
+def the_classic_table(season: Season) -> None:
+    """After the cup the organiser seats four members at a rated classic table under the
+    5-point challenge rule. The draw decides who starts; the starter opens with a phony, a
+    player two seats on challenges it (withdrawn: the tiles back, no score), a later good
+    word is challenged wrongly (+5 to its player), and the table plays on in seat order, every
+    player told when it is their move, until the bag runs out and someone goes out; the last
+    play's window (an hour) closes on the clock. A spectator sees every seat and no rack; the page
+    gives the places, the record names four players and both challenges, and each player's
+    rating moves by the pairwise results."""
+    from ratings.models import Rating
+    from tests.matches.table_helpers import phony_opening
+    from tests.matches.test_ws_helpers import move_frame
+
+    kickoff = (season.world.clock.now() + timedelta(days=1)).replace(
+        hour=19, minute=30, second=0, microsecond=0
+    )
+    first, second, third, fourth = TABLE
+    season["olga"].submit(
+        "/organise/",
+        "Schedule fixture",
+        {
+            "fixture-name": TABLE_NIGHT,
+            "fixture-seats": "4",
+            "fixture-first": first,
+            "fixture-second": second,
+            "fixture-third": third,
+            "fixture-fourth": fourth,
+            "fixture-ruleset": "classic",
+            "fixture-challenge_rule": "five_point",
+            "fixture-challenge_window_hours": "1",
+            "fixture-rated": "on",
+            "fixture-kickoff_at": kickoff.strftime("%Y-%m-%dT%H:%M"),
+        },
+    )
+    match = Match.objects.get(name=TABLE_NIGHT)
+    assert (match.seat_count, match.challenge_rule, match.rated) == (4, "five_point", True)
+    assert match.challenge_window == timedelta(hours=1)
+    shown = {
+        row.username: row.display_name or row.username
+        for row in MemberRow.objects.filter(username__in=TABLE)
+    }
+    title = f"{TABLE_NIGHT}: " + " v ".join(shown[name] for name in TABLE)
+    season.ledger.expect(
+        {name: [f"Fixture scheduled: {title}"] for name in TABLE}, what="a table scheduled"
+    )
+    fix_the_bag(match, seed=44)
+    ratings_before = {
+        r.member.username: (r.rating, r.games)
+        for r in Rating.objects.filter(member__username__in=TABLE, ruleset="classic")
+    }
+
+    season.world.to(kickoff - BEFORE_KICK_OFF)
+    season.ledger.expect(kick_off_reminders({title: TABLE}), what="the table soon")
+    players = dict(enumerate(boards(season, match, *TABLE)))
+    watcher = Board(season.world, match.id, None)
+    everyone = [*players.values(), watcher]
+    kick_off(season, match, everyone)
+    state = players[0].sync()
+    starter = state["to_move"]
+    assert len(state["seats"]) == 4
+    assert watcher.sync()["rack"] is None
+    season.ledger.expect(your_move(TABLE, starter, title), what="the table kicked off")
+
+    # The starter's phony, challenged by the player two seats on: withdrawn.
+    phony = phony_opening(match).to_dict()
+    ack = send(players[starter], move_frame(phony, turn=0, client_id="x"))
+    assert ack["accepted"], ack
+    for board in everyone:
+        opened = board.wait_for(lambda f: f["type"] == "turn")["data"]
+        assert opened["open_play"]["player"] == starter
+    after = (starter + 1) % 4
+    season.ledger.expect(your_move(TABLE, after, title), what="the phony played")
+    challenger = (starter + 2) % 4
+    answer = send(players[challenger], {"type": "challenge", "turn": 1})
+    assert (answer["code"], answer["challenge"]["withdrawn"]) == ("challenged", True), answer
+    for board in everyone:
+        result = board.event("challenge_result")["data"]
+        assert result["to_move"] == after
+        assert result["move"]["challenge"]["withdrawn"]
+    season.ledger.expect({}, what="the phony withdrawn (the turn had already moved on)")
+    assert Match.objects.get(pk=match.pk).seats.get(position=starter).score == 0
+
+    # Play on in seat order; the second good word is challenged wrongly: +5 to its player.
+    rng = random.Random(TABLE_NIGHT)
+    turn, to_move, wrongly_challenged = 1, after, None
+    while to_move is not None:
+        news = play_one_move(players[to_move], rng, turn=turn, seat=to_move, plays_only=True)
+        turn += 1
+        if wrongly_challenged is None and turn == 3:
+            by = (to_move + 1) % 4
+            stands = send(players[by], {"type": "challenge", "turn": turn})
+            assert (stands["code"], stands["challenge"]["withdrawn"]) == ("challenged", False)
+            assert stands["challenge"]["points"] == 5
+            wrongly_challenged = to_move
+            for board in everyone:
+                board.event("challenge_result")
+        season.ledger.expect(
+            your_move(TABLE, news["to_move"], title), what=f"move {turn} at the table"
+        )
+        to_move = news["to_move"]
+        assert turn < 200, "a table that never ends"
+    assert wrongly_challenged is not None
+
+    # The last play stays open to a challenge until its window (an hour) closes on the clock;
+    # the players have closed their pages by then (an hour idle), and come back to the result.
+    for board in everyone:
+        board.close()
+    live = Match.objects.get(pk=match.pk)
+    if live.status == Match.Status.LIVE:
+        assert live.turn_deadline_at is not None
+        assert live.turn_deadline_at - season.world.clock.now() <= timedelta(hours=1)
+        season.world.to(live.turn_deadline_at + timedelta(seconds=1))
+        wait_until(
+            lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED,
+            what="the last play's window closed by the sweep",
+        )
+    finished = Match.objects.get(pk=match.pk)
+    places = {seat.member.username: seat.place for seat in finished.seats.select_related("member")}
+    assert None not in places.values()
+    assert min(places.values()) == 1
+    for name in (*TABLE, None):
+        with Board(season.world, match.id, season[name] if name else None) as back:
+            assert back.snapshot["status"] == "finished"
+            assert back.snapshot["result"] == "table"
+            assert [seat["place"] for seat in back.snapshot["seats"]] == [
+                places[player] for player in TABLE
+            ]
+    results = {name: [f"{table_outcome(name, places)}: {title}"] for name in TABLE}
+    told = season.ledger.expect(results, what="the table's end")
+    scores = text_of(told[first].emails[0])
+    assert "Final scores: " in scores
+
+    page = page_text(season[first].get(f"/matches/{match.id}/").text)
+    winners = [shown[name] for name, place in places.items() if place == 1]
+    assert all(name in page for name in winners)
+    record = season[first].get(f"/api/matches/{match.id}/export.gcg").text
+    assert all(f"#player{n} " in record for n in range(1, 5)), record[:400]
+    assert "--" in record  # the withdrawn phony, as the standard writes it
+    ratings_after = {
+        r.member.username: (r.rating, r.games)
+        for r in Rating.objects.filter(member__username__in=TABLE, ruleset="classic")
+    }
+    for name in TABLE:
+        games_before = ratings_before.get(name, (0.0, 0))[1]
+        assert ratings_after[name][1] == games_before + 1, name
+    start = 1500.0  # (a member's first classic game: ratings/policy START)
+    for name in TABLE:
+        before = ratings_before.get(name, (start, 0))[0]
+        alone_at = [other for other in TABLE if places[other] == places[name]] == [name]
+        if alone_at and places[name] == 1:  # won every pair
+            assert ratings_after[name][0] > before, name
+        if alone_at and places[name] == max(places.values()):  # lost every pair
+            assert ratings_after[name][0] < before, name
+
+
 # ---------------------------------------------------------------- the season
 
 
@@ -1434,6 +1614,7 @@ def test_a_club_season(season: Season) -> None:
     the_winter_swiss(season)
     the_spring_league(season)
     the_summer_cup(season)
+    the_classic_table(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
