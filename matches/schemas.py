@@ -300,6 +300,11 @@ class PublicMatch(Shape):
         default=None, description="The last play while it may be challenged; null otherwise."
     )
 
+    def position(self) -> str:
+        """What a move made on this position names as ``after``: the last turn's record hash
+        (a challenge rewrites it), or the bag's commitment before turn 1."""
+        return self.moves[-1].record_hash if self.moves else self.bag_commitment
+
 
 class MatchView(PublicMatch):
     """The match as one viewer may see it: the public facts and, for a player, their rack."""
@@ -513,6 +518,16 @@ class Request(BaseModel):
 MAX_RACK_TILES = 9
 ClientId = Annotated[str, Field(min_length=1, max_length=MAX_CLIENT_ID_LENGTH)]
 TurnNumber = Annotated[int, Field(ge=0, le=MAX_INT)]
+#: The position a move was made on (docs/PROTOCOL.md, "after"): the record hash of the last
+#: turn the client holds, or the bag's commitment before turn 1.
+Position = Annotated[
+    str,
+    Field(
+        pattern="^[0-9a-f]{64}$",
+        description="The position the move was made on: the record_hash of the last turn "
+        "(bag_commitment before turn 1). Required under a challenge rule; ignored under void.",
+    ),
+]
 
 
 class TileIn(Request):
@@ -544,31 +559,35 @@ class TakeSeatRequest(Request):
 
 
 class PlayRequest(Request):
-    """Place tiles, made against turn ``turn``."""
+    """Place tiles, made against turn ``turn`` on the position ``after``."""
 
     type: Literal["play"]
     id: ClientId
     turn: TurnNumber
+    after: Position | None = None
     tiles: Annotated[list[TileIn], Field(max_length=MAX_RACK_TILES)]
 
 
 class SwapRequest(Request):
-    """Return these tiles (``?`` for a blank) to the bag, made against turn ``turn``."""
+    """Return these tiles (``?`` for a blank) to the bag, made against turn ``turn`` on the
+    position ``after``."""
 
     type: Literal["swap"]
     id: ClientId
     turn: TurnNumber
+    after: Position | None = None
     tiles: Annotated[
         list[Annotated[str, Field(max_length=MAX_LETTER_LENGTH)]], Field(max_length=MAX_RACK_TILES)
     ] = Field(description=f"Letters A-Z, or {BLANK} for a blank.")
 
 
 class PassRequest(Request):
-    """Give up the turn ``turn``."""
+    """Give up the turn ``turn``, on the position ``after``."""
 
     type: Literal["pass"]
     id: ClientId
     turn: TurnNumber
+    after: Position | None = None
 
 
 class ResignRequest(Request):

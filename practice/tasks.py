@@ -128,12 +128,22 @@ def _computer_move(
             member=computer,
             move=choice.move.move,
             against_turn=view.turn_number,
-            client_id=f"computer-{view.turn_number}",
+            after=view.position(),  # the position it chose on: a challenge since refuses it
+            client_id=move_request_id(view),
         )
     except services.MoveRefused as refusal:  # the match moved on meanwhile (a deadline)
         logger.warning("match %s: the computer's move was refused: %s", match_id, refusal)
         return f"refused: {refusal.code}"
     return f"{choice.move.kind} ({choice.reason})"
+
+
+def move_request_id(view: MatchView) -> str:
+    """The request id of the computer's move on this position, so a task run twice moves once.
+    Under a challenge rule it names the position too: a challenge changes the position without
+    moving the turn on, and the move refused on the old one must not answer the next."""
+    if view.challenge_rule == "void":
+        return f"computer-{view.turn_number}"
+    return f"computer-{view.turn_number}-{view.position()[:16]}"
 
 
 @shared_task(name="practice.play_computer_turn", ignore_result=True)

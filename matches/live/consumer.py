@@ -464,7 +464,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _commit(self, request: CommitRequest) -> None:
         committed = await self._change(
-            request, services.match_commit, move=move_of(request), against_turn=request.turn
+            request,
+            services.match_commit,
+            move=move_of(request),
+            against_turn=request.turn,
+            after=request.after,
         )
         if committed is not None:
             await self._send(

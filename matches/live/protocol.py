@@ -177,6 +177,10 @@ def _explain(kind: str, errors: list[ErrorDetails]) -> tuple[str, str]:
         )
     if field == "turn":
         return "invalid_field", f"The field 'turn' of {what} must be a whole number, 0 or more."
+    if field == "after":
+        return "invalid_field", (
+            f"The field 'after' of {what} must be a turn's record hash (64 hex digits) or null."
+        )
     if len(loc) == 1:  # the tiles themselves
         if error["type"] == "too_long":
             return "invalid_field", f"{what.capitalize()} names at most {MAX_RACK_TILES} tiles."

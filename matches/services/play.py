@@ -1,4 +1,5 @@
-"""A move: play, swap or pass, made against a turn number, applied at most once."""
+"""A move: play, swap or pass, made against a turn number (and, where a challenge can change
+the position, against the last turn's record hash), applied at most once."""
 
 from __future__ import annotations
 
@@ -49,6 +50,22 @@ MOVE_FIELDS = [
 ]
 
 
+class PositionChanged(StaleTurn):
+    """Rule 3 under a challenge rule: the turn is still the one the move names, but a challenge
+    decided since rewrote the last turn (a play withdrawn, a bonus, a lost turn to come), so
+    the move was made on a position that is gone. The client redraws, like any stale move."""
+
+    default_message = "A challenge was decided meanwhile. Board updated."
+
+
+class PositionUnnamed(MoveError):
+    """Rule 3 under a challenge rule: the move does not name the position it was made on
+    (``after``), so a challenge decided meanwhile could not be told from none."""
+
+    code = "position_required"
+    default_message = "This game has challenges: a move must name the board it was made on."
+
+
 @dataclass(frozen=True)
 class Committed:
     """An accepted move's acknowledgement (the mover's own rack), and whether it is the
@@ -71,10 +88,16 @@ def match_commit(
     move: Move,
     against_turn: int,
     client_id: str,
+    after: str | None = None,
     now: datetime | None = None,
 ) -> Committed:
     """Apply a play, swap or pass made against turn ``against_turn``. Locks the match and
     its seats; writes the turn, the mirrors and the sender's receipt in one transaction.
+
+    ``after`` names the position the move was made on: the record hash of the last turn
+    (the bag's commitment before turn 1). Under a challenge rule it is required and must
+    still be the last turn's hash, since a challenge rewrites that turn without moving the
+    turn number on (``position_required``, ``stale_turn``); under ``void`` it is ignored.
 
     The checks run in RULES.md's order; the first that fails is the answer
     (:class:`MoveRefused`, raised after the transaction) and nothing changes, except a
@@ -99,7 +122,8 @@ def match_commit(
         events = apply_deadlines(match, seats, now=now)
         seat = next((s for s in seats if s.member_id == member.pk), None)
         try:
-            game = _checked_move(match, seats, seat, move, against_turn)
+            position = last_hash or match.bag_commitment
+            game = _checked_move(match, seats, seat, move, against_turn, after, position)
         except MoveError as error:
             refusal = MoveRefused.from_engine(error)
             if seat is not None:
@@ -138,10 +162,17 @@ def match_commit(
 
 
 def _checked_move(
-    match: Match, seats: list[Seat], seat: Seat | None, move: Move, against_turn: int
+    match: Match,
+    seats: list[Seat],
+    seat: Seat | None,
+    move: Move,
+    against_turn: int,
+    after: str | None,
+    position: str,
 ) -> Game:
     """The game after ``move``, or the MoveError of the first rule it breaks (RULES.md order:
-    kicked off and not over, your turn, the latest board, then the engine's rules 4-9)."""
+    kicked off and not over, your turn, the latest board (its turn, then under a challenge
+    rule its ``position``, the last turn's hash), then the engine's rules 4-9)."""
     if match.status == Match.Status.SCHEDULED:
         raise NotKickedOff
     if match.is_over:
@@ -150,6 +181,11 @@ def _checked_move(
         raise NotYourTurn
     if against_turn != match.turn_number:
         raise StaleTurn
+    if match.challenge_rule != "void":
+        if after is None:
+            raise PositionUnnamed
+        if after != position:
+            raise PositionChanged
     game = game_of(match, seats)  # the position only: no earlier turn is read
     lexicon = get_lexicon(match.lexicon, max_len=game.ruleset.lexicon_max_len)
     return game.apply(move, player=seat.position, lexicon=lexicon)

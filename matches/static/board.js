@@ -378,6 +378,14 @@ function start(root) {
 
   const committing = () => [...state.pending.values()].some((f) => f.type !== "take_seat");
 
+  // The position a move is made on: the last turn's record hash (the bag's commitment before
+  // turn 1). A challenge rewrites that turn without moving the turn number on, so a move made
+  // on a board a challenge has since changed is refused as stale (docs/PROTOCOL.md, "after").
+  function position() {
+    const moves = state.live.moves;
+    return moves.length ? moves[moves.length - 1].record_hash : state.live.bag_commitment;
+  }
+
   function playWord() {
     if (!state.staged.length) {
       hint("Place some tiles on the board first.");
@@ -385,6 +393,7 @@ function start(root) {
     }
     request("play", {
       turn: state.live.turn_number,
+      after: position(),
       tiles: state.staged.map((s) => ({ row: s.row, col: s.col, letter: s.letter, blank: s.blank })),
     });
   }
@@ -395,7 +404,7 @@ function start(root) {
       hint("Choose at least one tile to swap.");
       return;
     }
-    request("swap", { turn: state.live.turn_number, tiles });
+    request("swap", { turn: state.live.turn_number, after: position(), tiles });
   }
 
   function setMode(mode) {
@@ -1594,7 +1603,7 @@ function start(root) {
     else if (action === "pass") setMode("pass");
     else if (action === "cancel") setMode("play");
     else if (action === "swap-confirm") confirmSwap();
-    else if (action === "pass-confirm") request("pass", { turn: state.live.turn_number });
+    else if (action === "pass-confirm") request("pass", { turn: state.live.turn_number, after: position() });
   });
 
   // ------------------------------------------------------------------ resigning

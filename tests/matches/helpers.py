@@ -13,7 +13,7 @@ from lexicon.lexicon import get_lexicon
 from matches import services
 from matches import stored_game as position
 from matches.integrity import match_problems
-from matches.models import Match, Seat
+from matches.models import Match, Seat, Turn
 
 
 def title_of(match: Match) -> str:
@@ -48,6 +48,18 @@ def commit_move(*, move: dict[str, Any] | Move, **commit: Any) -> Outcome:
     return Outcome(True, "accepted", "", answer, committed.replayed)
 
 
+def position_of(match: Match) -> str:
+    """The position a move names as ``after`` now: the last turn's record hash, or the bag's
+    commitment before turn 1 (``match`` read afresh)."""
+    match.refresh_from_db()
+    return _last_hash(match)
+
+
+def _last_hash(match: Match) -> str:
+    last = Turn.objects.filter(match_id=match.pk, number=match.turn_number)
+    return last.values_list("record_hash", flat=True).first() or match.bag_commitment
+
+
 def commit_now(
     match: Match,
     member: Any,
@@ -55,17 +67,23 @@ def commit_now(
     *,
     client_id: str | None = None,
     against: int | None = None,
+    after: str | None = None,
     assert_accepted: bool = False,
 ) -> Outcome:
     """The one way a test makes a move through ``services.match_commit``: against the
-    match's turn as it stands now (read afresh), or ``against``; under a fresh client id
-    unless one is given. With ``assert_accepted``, a refusal fails the test, naming it."""
+    match's turn and position as they stand now (read afresh), or ``against`` and ``after``
+    (under ``void`` no position unless ``after``: as every duel's client sends); under a fresh
+    client id unless one is given. With ``assert_accepted``, a refusal fails the test, naming
+    it."""
     match.refresh_from_db()
+    if after is None and match.challenge_rule != "void":
+        after = _last_hash(match)
     outcome = commit_move(
         match_id=match.id,
         member=member,
         move=move,
         against_turn=match.turn_number if against is None else against,
+        after=after,
         client_id=client_id if client_id is not None else f"test-{uuid.uuid4().hex[:16]}",
     )
     if assert_accepted:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import threading
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -16,7 +17,7 @@ from matches import services
 from matches.integrity import match_problems
 from matches.models import Match, Seat, Turn
 from matches.records import verify_bag
-from tests.matches.helpers import commit_now, game_of
+from tests.matches.helpers import commit_move, commit_now, game_of, position_of
 from tests.matches.table_helpers import (
     challenge_now,
     good_play,
@@ -146,16 +147,18 @@ def test_the_next_move_closes_the_play_to_a_challenge(organiser, three):
     assert late.code == "stale_turn"
 
 
-def _race(match: Match, mover: object, challenger: object) -> dict[str, object]:
-    """The next player's pass and another player's challenge of turn 1, sent at once from
-    two threads (two connections); their answers."""
+def _race(match: Match, mover: object, challenger: object) -> dict[str, Any]:
+    """The next player's pass, made on the position after turn 1 (the phony on the board),
+    and another player's challenge of turn 1, sent at once from two threads (two
+    connections); their answers."""
     start = threading.Barrier(2)
-    results: dict[str, object] = {}
+    results: dict[str, Any] = {}
+    on_the_phony = position_of(match)
 
     def move() -> None:
         start.wait()
         try:
-            results["move"] = commit_now(match, mover, Pass(), against=1)
+            results["move"] = commit_now(match, mover, Pass(), against=1, after=on_the_phony)
         finally:
             connection.close()
 
@@ -176,9 +179,10 @@ def _race(match: Match, mover: object, challenger: object) -> dict[str, object]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_challenge_raced_against_the_next_move_has_one_winner(organiser, three):
-    """The challenge and the next player's pass are sent at once, again and again: the row
-    lock orders them, and exactly one of them decides whether the play was open: a pass
-    first closes it (the challenge is refused as stale), a challenge first withdraws it."""
+    """The challenge and the next player's pass (made on the phony's board) are sent at
+    once, again and again: the row lock orders them, and exactly one of them is accepted: a
+    pass first closes the play (the challenge is refused as stale), a challenge first
+    withdraws it and the pass, made on a position that is gone, is refused as stale."""
     outcomes = set()
     for seed in range(4):
         match = table_match(organiser, three, seed=4 + seed, challenge="single")
@@ -188,17 +192,114 @@ def test_a_challenge_raced_against_the_next_move_has_one_winner(organiser, three
         results = _race(match, three[(player + 1) % 3], three[(player + 2) % 3])
         turn = Turn.objects.get(match=match, number=1)
         challenged = isinstance(results["challenge"], services.ChallengeDecided)
+        moved = results["move"].accepted
+        assert challenged != moved, results  # exactly one winner
         assert challenged == (turn.challenge is not None)
+        match.refresh_from_db()
         if challenged:
             outcomes.add("challenge first")
+            assert turn.challenge is not None
             assert turn.challenge["phonies"]
+            assert results["move"].code == "stale_turn"
+            assert (match.turn_number, Turn.objects.filter(match=match).count()) == (1, 1)
         else:
             outcomes.add("move first")
-            assert results["challenge"].code == "stale_turn"  # type: ignore[union-attr]
-            assert results["move"].accepted  # type: ignore[union-attr]
-        match.refresh_from_db()
+            assert results["challenge"].code == "stale_turn"
+            assert (match.turn_number, Turn.objects.filter(match=match).count()) == (2, 2)
         assert match_problems(match) == []
     assert outcomes  # (which came first is the scheduler's: either is one winner)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_on_a_withdrawn_phony_is_refused_and_changes_nothing(organiser, three):
+    """The challenge first: the next player's move, made on the board with the phony and
+    sent with the same turn number (a withdrawn play keeps it), names a position that is
+    gone: refused ``stale_turn``; the racks, the bag and the turn stay as the challenge left
+    them, and the same move on the position now is accepted."""
+    match = table_match(organiser, three, seed=4, challenge="single")
+    player = match.to_move
+    assert player is not None
+    play_now(match, three, phony_opening(match))
+    on_the_phony = position_of(match)
+    mover = three[(player + 1) % 3]
+    assert isinstance(challenge_now(match, three[(player + 2) % 3]), services.ChallengeDecided)
+    after_challenge = hidden(match), (match.turn_number, match.to_move), position_of(match)
+    assert after_challenge[2] != on_the_phony
+    late = commit_now(match, mover, Pass(), against=1, after=on_the_phony)
+    assert (late.accepted, late.code) == (False, "stale_turn")
+    assert late.message == "A challenge was decided meanwhile. Board updated."
+    assert (hidden(match), (match.turn_number, match.to_move), position_of(match)) == (
+        after_challenge
+    )
+    assert Turn.objects.filter(match=match).count() == 1
+    assert commit_now(match, mover, Pass(), against=1).accepted  # on the position now
+    match.refresh_from_db()
+    assert match_problems(match) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_before_a_good_play_was_challenged_is_refused_too(organiser, three):
+    """A challenge that leaves the board as it was (a good play stands, with its bonus)
+    still rewrote the last turn: a move named before it is refused; one winner always."""
+    match = table_match(organiser, three, seed=4, challenge="five_point")
+    player = match.to_move
+    assert player is not None
+    play_now(match, three, good_play(match))
+    before = position_of(match)
+    mover = three[(player + 1) % 3]
+    assert isinstance(challenge_now(match, three[(player + 2) % 3]), services.ChallengeDecided)
+    late = commit_now(match, mover, Pass(), against=1, after=before)
+    assert (late.accepted, late.code) == (False, "stale_turn")
+    assert commit_now(match, mover, Pass(), against=1).accepted
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_next_move_first_refuses_the_challenge_as_stale(organiser, three):
+    match = table_match(organiser, three, seed=4, challenge="single")
+    player = match.to_move
+    assert player is not None
+    play_now(match, three, phony_opening(match))
+    moved = commit_now(match, three[(player + 1) % 3], Pass())  # on the position now
+    assert moved.accepted, moved
+    refused = challenge_now(match, three[(player + 2) % 3], turn=1)
+    assert refused.code == "stale_turn"
+    assert Turn.objects.get(match=match, number=1).challenge is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_under_a_challenge_rule_must_name_its_position(organiser, three):
+    match = table_match(organiser, three, seed=4, challenge="double")
+    before = hidden(match), match.turn_number
+    bare = commit_move(
+        match_id=match.pk,
+        member=member_to_move(match, three),
+        move=Pass(),
+        against_turn=0,
+        client_id="no-position",
+    )
+    assert (bare.accepted, bare.code) == (False, "position_required")
+    assert (hidden(match), match.turn_number) == before
+    wrong = commit_now(match, member_to_move(match, three), Pass(), after="0" * 64)
+    assert (wrong.accepted, wrong.code) == (False, "stale_turn")
+    assert (hidden(match), match.turn_number) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_void_game_ignores_the_position(organiser, three):
+    """Under ``void`` no challenge can change a position the turn number does not name: a
+    move without ``after`` (every duel's client) is accepted, and one naming it is too."""
+    match = table_match(organiser, three, seed=4)
+    bare = commit_move(
+        match_id=match.pk,
+        member=member_to_move(match, three),
+        move=Pass(),
+        against_turn=0,
+        client_id="no-position",
+    )
+    assert bare.accepted, bare
+    assert commit_now(match, member_to_move(match, three), Pass(), after="0" * 64).accepted
+    match.refresh_from_db()
+    assert match.turn_number == 2
 
 
 @pytest.mark.django_db(transaction=True)

@@ -337,9 +337,13 @@ def anagram_index() -> AnagramIndex:
     return _index_cache["enable"]
 
 
-def move_frame(move_dict: dict[str, Any], *, turn: int, client_id: str) -> dict[str, Any]:
-    """The protocol frame for an engine move dict."""
+def move_frame(
+    move_dict: dict[str, Any], *, turn: int, client_id: str, after: str | None = None
+) -> dict[str, Any]:
+    """The protocol frame for an engine move dict (naming the position ``after`` if given)."""
     frame: dict[str, Any] = {"type": move_dict["kind"], "id": client_id, "turn": turn}
+    if after is not None:
+        frame["after"] = after
     if move_dict["kind"] != "pass":
         frame["tiles"] = move_dict["tiles"]
     return frame

@@ -82,12 +82,14 @@ async def test_four_players_and_a_spectator_play_a_challenged_table_to_its_end(
 
     # The first player opens with a phony; the player after next challenges it.
     phony = await db(_phony)(match.id)
-    ack = await sockets[to_move].request(move_frame(phony, turn=0, client_id="phony"))
+    opening = move_frame(phony, turn=0, client_id="phony", after=seen["bag_commitment"])
+    ack = await sockets[to_move].request(opening)
     assert ack["accepted"] is True, ack
     for socket in everyone:
         news = (await socket.event("turn", number=1))["data"]
         assert news["open_play"]["player"] == to_move
         assert to_move not in news["open_play"]["challengers"]
+    on_the_phony = news["move"]["record_hash"]  # the position the next player sees
     challenger = sockets[(to_move + 2) % 4]
     answer = await challenger.request({"type": "challenge", "id": "ch-1", "turn": 1})
     assert (answer["code"], answer["challenge"]["withdrawn"]) == ("challenged", True), answer
@@ -97,23 +99,38 @@ async def test_four_players_and_a_spectator_play_a_challenged_table_to_its_end(
         assert result["move"]["challenge"]["withdrawn"]
         assert all(row == "." * 15 for row in result["board"])
         assert result["to_move"] == (to_move + 1) % 4
+    position = result["move"]["record_hash"]
+    assert position != on_the_phony  # the challenge changed the position, not the turn
     after_play = (await sockets[to_move].event("rack"))["data"]["rack"]  # news in order:
     assert after_play == ack["rack"]  # the rack the phony's draw made, then ...
     restored = (await sockets[to_move].event("rack"))["data"]["rack"]  # ... the one restored
     played_from = await db(_rack_before_turn_one)(match.id)
     assert sorted(restored) == sorted(played_from)  # the phony's tiles back on the rack
 
+    # The next player's pass, composed on the phony's board and sent after the challenge
+    # (the race lost): refused as stale with the board as it is now, and nothing changes.
+    stale = move_frame({"kind": "pass"}, turn=1, client_id="late", after=on_the_phony)
+    refused = await sockets[(to_move + 1) % 4].request(stale)
+    assert (refused["accepted"], refused["code"]) == (False, "stale_turn"), refused
+    assert refused["snapshot"]["turn_number"] == 1
+    assert refused["snapshot"]["moves"][-1]["record_hash"] == position
+    assert all(row == "." * 15 for row in refused["snapshot"]["board"])
+    unnamed = await sockets[(to_move + 1) % 4].request({"type": "pass", "id": "bare", "turn": 1})
+    assert (unnamed["accepted"], unnamed["code"]) == (False, "position_required"), unnamed
+
     rng = random.Random(11)
     turn, to_move = 1, (to_move + 1) % 4
     while to_move is not None:
         assert turn < MAX_TURNS
         move = await db(some_move)(match.id, rng)
-        ack = await sockets[to_move].request(move_frame(move, turn=turn, client_id=f"t{turn}"))
+        frame = move_frame(move, turn=turn, client_id=f"t{turn}", after=position)
+        ack = await sockets[to_move].request(frame)
         assert ack["accepted"] is True, ack
         turn += 1
         for socket in everyone:
             news = (await socket.event("turn", number=turn))["data"]
             assert news["move"]["position"] == to_move
+        position = news["move"]["record_hash"]
         expected_next = (to_move + 1) % 4
         to_move = news["to_move"]
         assert to_move in (None, expected_next)

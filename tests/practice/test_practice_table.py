@@ -18,7 +18,7 @@ from matches.models import Match, Turn
 from practice.models import ComputerOpponent
 from practice.services import PracticeRefused, computer_member, start_practice
 from practice.tasks import run_computer_turn
-from tests.matches.helpers import assert_tiles_conserved, commit_move, game_of
+from tests.matches.helpers import assert_tiles_conserved, commit_move, game_of, position_of
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +40,7 @@ def member_plays(match: Match, member, move: Play, capture) -> None:
             member=member,
             move=move,
             against_turn=match.turn_number,
+            after=position_of(match),
             client_id=f"member-{match.turn_number}",
         )
     assert outcome.accepted, outcome.message
@@ -234,3 +235,43 @@ def test_a_table_the_form_cannot_make_is_refused_in_words(alice) -> None:
     response = client.post(reverse("practice:start"), form, follow=True)
     assert "A practice table seats 3 or 4 players." in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_the_computers_request_id_names_the_position_a_challenge_changes(make_member, organiser):
+    """A challenge changes the position without moving the turn on: the computer's request
+    id names the position too, so its move refused on the old position (a challenge came
+    between its look and its commit) does not answer its move on the new one."""
+    from engine import Pass
+    from practice.tasks import _seat_view, move_request_id
+    from tests.matches.table_helpers import challenge_now, phony_opening, play_now, table_match
+
+    three = [make_member(name) for name in ("ann", "ben", "cat")]
+    match = table_match(organiser, three, seed=4, challenge="single")
+    player = match.to_move
+    assert player is not None
+    play_now(match, three, phony_opening(match))
+    mover = three[(player + 1) % 3]
+    looked = _seat_view(match.pk, mover)
+    challenge_now(match, three[(player + 2) % 3])
+    now = _seat_view(match.pk, mover)
+    assert looked.turn_number == now.turn_number == 1
+    assert looked.position() != now.position() == position_of(match)
+    assert move_request_id(looked) != move_request_id(now)
+    stale = commit_move(
+        match_id=match.pk,
+        member=mover,
+        move=Pass(),
+        against_turn=1,
+        after=looked.position(),
+        client_id=move_request_id(looked),
+    )
+    assert (stale.accepted, stale.code) == (False, "stale_turn")
+    fresh = commit_move(
+        match_id=match.pk,
+        member=mover,
+        move=Pass(),
+        against_turn=1,
+        after=now.position(),
+        client_id=move_request_id(now),
+    )
+    assert fresh.accepted, fresh

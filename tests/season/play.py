@@ -105,7 +105,10 @@ def play_one_move(
         swap_chance=0 if plays_only else 0.04,
         pass_chance=0 if plays_only else 0.01,
     ).to_dict()
-    ack = board.request(move_frame(move, turn=turn, client_id=client_id(board.who)))
+    frame = move_frame(
+        move, turn=turn, client_id=client_id(board.who), after=position_now(board.match_id)
+    )
+    ack = board.request(frame)
     assert ack["type"] == "ack", ack
     assert ack["accepted"], f"{board.who}'s move was refused: {ack}"
     assert ack["turn_number"] == turn + 1
@@ -114,6 +117,15 @@ def play_one_move(
     return board.wait_for(lambda f: f["type"] == "turn" and f["data"]["turn_number"] == turn + 1)[
         "data"
     ]
+
+
+def position_now(match_id: int) -> str:
+    """The position a move names as ``after`` (the last turn's record hash, or the bag's
+    commitment before turn 1), read like the game: the board the client's news shows."""
+    from matches.models import Match
+    from tests.matches.helpers import position_of
+
+    return position_of(Match.objects.get(pk=match_id))
 
 
 def send(board: Board, frame: dict[str, Any]) -> dict[str, Any]:

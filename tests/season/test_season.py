@@ -1507,7 +1507,8 @@ def the_classic_table(season: Season) -> None:
 
     # The starter's phony, challenged by the player two seats on: withdrawn.
     phony = phony_opening(match).to_dict()
-    ack = send(players[starter], move_frame(phony, turn=0, client_id="x"))
+    opening = move_frame(phony, turn=0, client_id="x", after=state["bag_commitment"])
+    ack = send(players[starter], opening)
     assert ack["accepted"], ack
     for board in everyone:
         opened = board.wait_for(lambda f: f["type"] == "turn")["data"]
