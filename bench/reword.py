@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.report import machine, percentile, table, write_section  # noqa: E402
 from engine import Game, move_from_dict, word_graph  # noqa: E402
-from engine.computer import HARD, TAKE_BUDGET, SeatPosition, choose_move  # noqa: E402
+from engine.computer import HARD, TAKE_BUDGET, choose_move  # noqa: E402
+from engine.selfplay import seat_position  # noqa: E402
 from engine.takegen import legal_takes, take_plays  # noqa: E402
 from lexicon.lexicon import get_lexicon  # noqa: E402
 
@@ -47,20 +48,6 @@ def positions() -> list[Game]:
         found.append(game)
         game = game.apply(move_from_dict(action), player=game.to_move, lexicon=lexicon)
     return found
-
-
-def seat_position(game: Game) -> SeatPosition:
-    seat = game.to_move
-    return SeatPosition.build(
-        ruleset="reword",
-        board_rows=game.board.rows(),
-        seat=seat,
-        rack=game.racks[seat],
-        scores=game.scores,
-        bag_count=len(game.bag),
-        opponent_rack_count=len(game.racks[1 - seat]),
-        scoreless_streak=game.scoreless_streak,
-    )
 
 
 def ms(seconds: float) -> str:

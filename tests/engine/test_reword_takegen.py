@@ -35,7 +35,8 @@ from engine import (
     get_ruleset,
     ranked,
 )
-from engine.computer import EASY, HARD, SeatPosition, choose_move
+from engine.computer import EASY, HARD, choose_move
+from engine.selfplay import seat_position
 from engine.takegen import legal_takes, take_plays
 from engine.wordgraph import ALPHABET
 from lexicon.lexicon import Lexicon
@@ -196,25 +197,11 @@ def conserved(words: tuple[tuple[str, str], ...], rack: str) -> Game:
     return replace(game, racks=(game.racks[0], tuple(left[:7])), bag=tuple(left[7:]))
 
 
-def position_of(game: Game) -> SeatPosition:
-    seat = game.to_move
-    return SeatPosition.build(
-        ruleset="reword",
-        board_rows=game.board.rows(),
-        seat=seat,
-        rack=game.racks[seat],
-        scores=game.scores,
-        bag_count=len(game.bag),
-        opponent_rack_count=len(game.racks[1 - seat]),
-        scoreless_streak=game.scoreless_streak,
-    )
-
-
 def test_hard_steals_the_z_when_it_is_worth_most(enable: Lexicon) -> None:
     # ADZ on the board; a rack that scores little alone. Hard's best is a take-play using Z.
     game = conserved(POSITIONS[1][0], "EGIORTU")
     choice = choose_move(
-        position_of(game), lexicon=enable, level=HARD, rng=random.Random(1), take_budget=30.0
+        seat_position(game), lexicon=enable, level=HARD, rng=random.Random(1), take_budget=30.0
     )
     move = choice.move.move
     assert isinstance(move, TakePlay)
@@ -231,7 +218,7 @@ def test_easy_mostly_plays_plainly(enable: Lexicon) -> None:
     game = conserved(POSITIONS[1][0], "EGIORTU")
     seed = next(seed for seed in range(100) if random.Random(seed).random() >= EASY.take_chance)
     plain_rng = random.Random(seed)
-    choice = choose_move(position_of(game), lexicon=enable, level=EASY, rng=plain_rng)
+    choice = choose_move(seat_position(game), lexicon=enable, level=EASY, rng=plain_rng)
     assert isinstance(choice.move.move, Play)
 
 
@@ -242,7 +229,7 @@ def test_the_computer_plays_a_whole_reword_game_legally(enable: Lexicon) -> None
     rng = random.Random(7)
     while not game.is_over:
         choice = choose_move(
-            position_of(game),
+            seat_position(game),
             lexicon=enable,
             level=("normal", "easy")[game.to_move],
             rng=rng,
