@@ -31,6 +31,13 @@ def default_no_show_window() -> timedelta:
     return settings.NO_SHOW_WINDOW
 
 
+class Visibility(models.TextChoices):
+    """Who may watch: anyone, or the club's members only (a viewing key opens one match)."""
+
+    PUBLIC = "public", "Public"
+    MEMBERS = "members", "Members only"
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=120)
     organiser = models.ForeignKey(
@@ -39,6 +46,11 @@ class Tournament(models.Model):
     players = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="tournaments")
     # Decided when the tournament is created; its fixtures are rated alike (ratings app).
     rated = models.BooleanField(default=False)
+    #: Who may see it: a members-only format's tournament is hidden from visitors from its
+    #: creation, before it has a fixture to say so (matches.visibility.can_view_tournament).
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -58,9 +70,7 @@ class Match(models.Model):
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
 
-    class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public"
-        MEMBERS = "members", "Members only"
+    Visibility = Visibility
 
     class Result(models.TextChoices):
         NONE = "", "No result"

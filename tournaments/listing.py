@@ -96,7 +96,8 @@ def tournament_lists(user: Member | Any, *, now: datetime) -> TournamentLists:
         format=_format_case(),
     )
     if not visibility.is_club_member(user):
-        rows = rows.filter(hidden_count=0)  # can_view_tournament's rule, for a list
+        # can_view_tournament's rule, for a list
+        rows = rows.filter(hidden_count=0, visibility=Match.Visibility.PUBLIC)
     current, upcoming, past = [], [], []
     for row in rows.order_by(F("first_kickoff_at").asc(nulls_last=True), "id"):
         line = TournamentLine(

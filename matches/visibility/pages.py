@@ -38,13 +38,16 @@ def visible_matches(user: Member | Any) -> QuerySet[Match]:
 
 
 def can_view_tournament(tournament: Tournament, user: Member | Any) -> bool:
-    """Members see every tournament; others only one whose fixtures are all public.
+    """Members see every tournament; others only a public one whose fixtures are all public.
 
     A tournament's standings summarise every fixture, so showing them to someone who may
-    not watch one of its fixtures would leak that fixture's result.
+    not watch one of its fixtures would leak that fixture's result; and a members-only
+    format (a Swiss paired by hand) is hidden before it has a fixture to say so.
     """
     if is_club_member(user):
         return True
+    if tournament.visibility != Match.Visibility.PUBLIC:
+        return False
     return not tournament.matches.exclude(visibility=Match.Visibility.PUBLIC).exists()
 
 

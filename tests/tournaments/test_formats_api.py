@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import Member
 from matches.models import Match, Tournament
 from tests.matches.api_schema import answer_conforms, served_schema
+from tests.tournaments.pages import client_for
 from tests.tournaments.test_knockout_services import _knockout, _live, _lose
 from tests.tournaments.test_league_services import _league
 from tests.tournaments.test_league_services import _play_out as _play_out_division
@@ -346,7 +347,13 @@ def test_a_members_only_format_is_a_404_to_a_visitor_as_its_page_is(
     organiser, alice, bob, make_member
 ) -> None:
     swiss = _swiss(organiser, [alice, bob], visibility_="members")
-    # Its fixtures decide (matches.visibility): before round 1 a Swiss has none to hide.
+    # Hidden from its creation, before round 1 is paired (it has no fixture to say so yet),
+    # and from the visitor's list of tournaments.
+    assert not swiss.matches.exists()
+    assert Client().get(f"/tournaments/{swiss.id}/").status_code == 404
+    _not_found(f"/api/tournaments/{swiss.id}/swiss")
+    assert swiss.name not in Client().get("/tournaments/").content.decode()
+    assert swiss.name in client_for(make_member("dora")).get("/tournaments/").content.decode()
     services.pair_next_round(organiser=organiser, tournament_id=swiss.id)
     knockout = _knockout(organiser, [alice, bob], visibility_="members")
     league = _league(organiser, [alice, bob], division_size=2, visibility_="members")

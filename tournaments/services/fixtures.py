@@ -253,7 +253,9 @@ def create_round_robin(
     with transaction.atomic():
         if seed_by_rating:
             unique_players = seeded_by_rating(unique_players, ruleset=ruleset, at=_now())
-        tournament = Tournament.objects.create(name=name, organiser=organiser, rated=rated)
+        tournament = Tournament.objects.create(
+            name=name, organiser=organiser, rated=rated, visibility=visibility_
+        )
         tournament.players.set(unique_players)
         for round_index, pairs in enumerate(round_robin_pairings(unique_players, double=double)):
             kickoff = first_kickoff + interval * round_index

@@ -116,7 +116,9 @@ def create_knockout(
         ids = list(bracket.seeded_by_rating(ids, {pk: r.rating for pk, r in ratings.items()}))
     drawn = bracket.draw(ids)
     with transaction.atomic():
-        tournament = Tournament.objects.create(name=name, organiser=organiser, rated=rated)
+        tournament = Tournament.objects.create(
+            name=name, organiser=organiser, rated=rated, visibility=visibility_
+        )
         tournament.players.set(unique)
         knockout = Knockout.objects.create(
             tournament=tournament,

@@ -157,7 +157,9 @@ def create_swiss(
     if no_show_window is not None and no_show_window <= timedelta(0):
         raise InvalidFixture("The no-show window must be positive.")
     with transaction.atomic():
-        tournament = Tournament.objects.create(name=name, organiser=organiser, rated=rated)
+        tournament = Tournament.objects.create(
+            name=name, organiser=organiser, rated=rated, visibility=visibility_
+        )
         tournament.players.set(unique)
         Swiss.objects.create(
             tournament=tournament,
