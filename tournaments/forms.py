@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import Member
 from engine import RULESETS
 from matches.models import Match
+from tournaments.services.fixtures import SCHEDULED_VARIANTS
 
 #: Browsers send datetime-local as ``2025-06-14T18:30`` (seconds optional).
 DATETIME_LOCAL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
@@ -30,11 +31,6 @@ PLAYER_SEPARATORS = re.compile(r"[\s,;]+")
 #: would not fit in a datetime.
 LAST_YEAR = 9000
 TOO_FAR_AHEAD = "That date is too far ahead."
-
-
-#: The seed's variants a club may schedule beside the rulesets (9-tile racks at a classic
-#: table; Word Skill and Reword need their own match kinds, not built yet).
-SCHEDULED_VARIANTS = ("classic-nine",)
 
 
 def ruleset_choices() -> list[tuple[str, str]]:

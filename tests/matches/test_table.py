@@ -255,3 +255,23 @@ def test_a_nine_tile_table_is_scheduled_at_the_form_deals_nine_and_plays(organis
     assert match.turn_number == 1
     assert [len(seat.rack) for seat in match.seats.order_by("position")] == [9, 9, 9]
     assert match_problems(match) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_variant_no_match_can_play_yet_is_refused_and_nothing_is_made(organiser, four):
+    """Word Skill and Reword exist in the engine only: scheduling one is refused, not made
+    into a match nobody could play."""
+    from tournaments.services import fixtures
+
+    for ruleset in ("reword", "word-skill"):
+        with pytest.raises(services.InvalidFixture) as refusal:
+            fixtures.create_fixture(
+                organiser=organiser,
+                name="Not yet",
+                first=four[0],
+                second=four[1],
+                ruleset=ruleset,
+                kickoff_at=None,
+            )
+        assert str(refusal.value) == f"The {ruleset} variant cannot be played in a match yet."
+    assert not Match.objects.filter(name="Not yet").exists()
