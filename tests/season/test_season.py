@@ -382,14 +382,21 @@ def title_of(match: Match) -> str:
     return f"{match.name.removeprefix(LEAGUE + ' · ')}: {names[0]} v {names[1]}"
 
 
-def fix_the_bag(match: Match, *, seed: int) -> None:
-    """Set-up no user does: the fixture's secret bag seed (and its commitment) fixed before
-    kick-off, as tests/matches/test_ws_helpers.seeded_match does."""
+def fix_the_bag(season: Season, match: Match, *, seed: int, players: tuple[str, ...]) -> None:
+    """The fixture's bag made the same every season: its secret seed (and commitment) fixed
+    before kick-off, a set-up no user does (as tests/matches/test_ws_helpers.seeded_match
+    does), and each player's own random value added as their browser adds it. (A seat
+    that adds none gets a fresh server value at kick-off, so the deal would differ.)"""
     bag_seed = hashlib.sha256(f"word-duel-season-{seed}".encode()).hexdigest()
     commitment = hashlib.sha256(bytes.fromhex(bag_seed)).hexdigest()
-    Match.objects.filter(pk=match.pk, status=Match.Status.SCHEDULED).update(
+    fixed = Match.objects.filter(pk=match.pk, status=Match.Status.SCHEDULED).update(
         bag_seed=bag_seed, bag_commitment=commitment
     )
+    assert fixed == 1, "the bag is fixed before kick-off"
+    for name in players:
+        value = hashlib.sha256(f"{bag_seed}-{name}".encode()).hexdigest()
+        added = season[name].post_json(f"/api/matches/{match.pk}/contribute", {"value": value})
+        assert added.json()["value"] == value
 
 
 def round_one(season: Season) -> None:
@@ -443,7 +450,7 @@ def round_one(season: Season) -> None:
         kick_off_reminders({second: ("cat", "ben")}),
         what="two minutes before Cat v Ben",
     )
-    fix_the_bag(cat_ben, seed=35)  # (so the game played out is the same every season)
+    fix_the_bag(season, cat_ben, seed=35, players=("cat", "ben"))
     cat, ben = boards(season, cat_ben, "cat", "ben")
     kick_off(season, cat_ben, [cat, ben])
     last = play_moves(season, {0: cat, 1: ben}, None, plays_only=False)
@@ -1487,7 +1494,7 @@ def the_classic_table(season: Season) -> None:
     season.ledger.expect(
         {name: [f"Fixture scheduled: {title}"] for name in TABLE}, what="a table scheduled"
     )
-    fix_the_bag(match, seed=44)
+    fix_the_bag(season, match, seed=44, players=TABLE)
     ratings_before = {
         r.member.username: (r.rating, r.games)
         for r in Rating.objects.filter(member__username__in=TABLE, ruleset="classic")
