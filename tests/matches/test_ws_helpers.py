@@ -397,6 +397,12 @@ def public_record(match_id: int) -> PublicRecord:
     moves: dict[int, tuple[list[Any], list[Any]]] = {}
     for turn in Turn.objects.filter(match_id=match_id).order_by("number"):
         placed = turn.placement if turn.kind == Turn.Kind.PLAY else []
+        for take in turn.takes:  # Reword: a swap's rack tile goes down, a steal empties
+            square = (take["row"], take["col"])
+            if take["placed"] is None:
+                squares.pop(square, None)
+            else:
+                squares[square] = take["placed"].lower() if take["placed_blank"] else take["placed"]
         for tile in placed:
             letter = tile["letter"].lower() if tile["blank"] else tile["letter"]
             squares[(tile["row"], tile["col"])] = letter
