@@ -9,21 +9,24 @@ no tests of its own.
 from __future__ import annotations
 
 import hashlib
-import time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from accounts.models import Member
-from engine import Game, Pass, StealTake, SwapTake, TakePlay
+from engine import Game, MoveError, Pass, StealTake, SwapTake, TakePlay
 from engine.movegen import legal_plays
-from engine.takegen import take_plays
+from engine.reword import apply_takes, evaluate_take_play
+from engine.takegen import legal_takes, take_plays
 from engine.wordgraph import word_graph
 from lexicon.lexicon import get_lexicon
 from matches import services
 from matches.models import Match, Seat
 
-#: How long the driver looks for a two-take move (a bound, not a measurement).
-TWO_TAKE_BUDGET = 1.0
+#: How many second takes the driver tries after its first (in the generator's order): a
+#: bound on the work, not on time, so a game's moves are the same however busy the machine.
+SECOND_TAKES = 12
 
 
 def reword_match(
@@ -61,28 +64,56 @@ def best_plain(game: Game) -> Any:
     return max(plays, key=lambda play: play.score, default=None)
 
 
-def best_take(game: Game, *, sort: str, takes: int = 1) -> TakePlay | None:
-    """The best-scoring legal take-play of the player to move whose first take is a
-    ``sort`` (``steal`` or ``swap``) and that makes exactly ``takes`` takes; None if none."""
+def best_take(game: Game, *, sort: str) -> TakePlay | None:
+    """The best-scoring legal one-take play of the player to move whose take is a ``sort``
+    (``steal`` or ``swap``); None if none. The search is the generator's full one (no time
+    budget), so the answer is the same on any machine."""
     lexicon = get_lexicon("enable")
-    deadline = time.monotonic() + TWO_TAKE_BUDGET if takes > 1 else None
     found = take_plays(
         game.board,
         game.racks[game.to_move],
         ruleset=game.ruleset,
         lexicon=lexicon,
-        max_takes=takes,
-        deadline=deadline,
+        max_takes=1,
         graph=word_graph(lexicon),
     )
     kind = StealTake if sort == "steal" else SwapTake
-    fitting = [
-        legal
-        for legal in found
-        if len(legal.move.takes) == takes and isinstance(legal.move.takes[0], kind)
-    ]
+    fitting = [legal for legal in found if isinstance(legal.move.takes[0], kind)]
     best = max(fitting, key=lambda legal: legal.score, default=None)
     return None if best is None else best.move  # type: ignore[return-value]
+
+
+def best_two_takes(game: Game) -> TakePlay | None:
+    """A legal play after two takes: the first take of the best one-take steal (else swap),
+    then the best play after one of the first ``SECOND_TAKES`` second takes the generator
+    lists, each checked and scored by ``reword.evaluate_take_play`` (what the game runs)."""
+    first = best_take(game, sort="steal") or best_take(game, sort="swap")
+    if first is None:
+        return None
+    lexicon = get_lexicon("enable")
+    graph = word_graph(lexicon)
+    rules = game.ruleset
+    board, rack = game.board, game.racks[game.to_move]
+    after_first = apply_takes(board, rack, first.takes[:1], lexicon=lexicon)
+    best: tuple[int, TakePlay] | None = None
+    for after in legal_takes(board, rack, lexicon=lexicon, after=after_first)[:SECOND_TAKES]:
+        held = after.rack
+        wide = rules
+        if len(held) > rules.rack_size:  # room for the taken tiles on the rack
+            wide = replace(rules, rack_size=len(held), bingo_min_tiles=rules.bingo_tiles)
+        for play in legal_plays(after.board, held, ruleset=wide, graph=graph):
+            if any((tile.row, tile.col) in after.blocked for tile in play.tiles):
+                continue
+            if Counter(after.taken) - Counter(tile.rack_tile for tile in play.tiles):
+                continue
+            move = TakePlay(after.takes, play.tiles)
+            try:
+                score = evaluate_take_play(board, rack, move, ruleset=rules, lexicon=lexicon)
+            except MoveError:
+                continue
+            if best is None or score.score.score > best[0]:
+                best = (score.score.score, move)
+    return None if best is None else best[1]
 
 
 #: The driver's plan, turn by turn (from turn 1, round and round): what it tries first.
@@ -97,7 +128,7 @@ def planned_move(game: Game) -> Any:
     if step in {"steal", "swap"}:
         move = best_take(game, sort=step)
     elif step == "two":
-        move = best_take(game, sort="steal", takes=2) or best_take(game, sort="swap", takes=2)
+        move = best_two_takes(game)
     if move is None:
         plain = best_plain(game)
         move = plain.move if plain is not None else Pass()
