@@ -32,6 +32,13 @@ and hash is as it always was)::
                 one, so its hash is recomputed once, before any turn chains on it)
     lost_turn   true: a turn lost to a wrong double challenge (a pass nobody made)
 
+Only under Reword, and only for a play with swaps and steals (so every other record and
+hash is as it always was)::
+
+    takes       the play's takes in order, each {"blank", "col", "letter", "placed",
+                "placed_blank", "row", "take"} (``schemas.TakeView``: the board tile
+                taken, and for a swap the rack tile put down; ``placed`` null for a steal)
+
 Private facts (a rack, a draw, a swap's letters) and the time are not in it: the rack and
 draws are checked against the seed instead (the bag check), and a swap's letters stay
 private for good.
@@ -49,6 +56,7 @@ from typing import Any, Protocol
 
 TILE_KEYS = ("blank", "col", "letter", "row")
 WORD_KEYS = ("position", "score", "tiles", "word")
+TAKE_KEYS = ("blank", "col", "letter", "placed", "placed_blank", "row", "take")
 
 
 class TurnFields(Protocol):
@@ -102,6 +110,9 @@ def public_record(turn: TurnFields, previous: str) -> dict[str, Any]:
         record["challenge"] = {key: challenge[key] for key in ("by", "phonies", "points")}
     if getattr(turn, "lost_turn", False):
         record["lost_turn"] = True
+    takes = getattr(turn, "takes", None)
+    if takes:
+        record["takes"] = _picked(takes, TAKE_KEYS)
     return record
 
 

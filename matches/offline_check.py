@@ -12,7 +12,8 @@ It checks, trusting nothing the server says but the record itself:
    with it, and each names the hash of the turn before (turn 1: the commitment);
 3. the bag: replaying the draws from the seed and the seats' values, every rack of both
    seats is the one the seed dealt, every draw is the one it gives, every tile played or
-   swapped came from the rack it dealt, every bag count is right, and so are the racks left
+   swapped came from the rack it dealt (under Reword, with the tiles its swaps and steals
+   took from the board), every bag count is right, and so are the racks left
    at the end. The whole record is public once a game is over, so this checks every draw of
    the game, whoever runs it. docs/RECORDS.md explains it in full.
 """
@@ -60,6 +61,9 @@ def public_record(move: dict[str, Any], previous: str) -> dict[str, Any]:
         record["challenge"] = {key: move["challenge"][key] for key in ("by", "phonies", "points")}
     if move.get("lost_turn"):
         record["lost_turn"] = True
+    if move.get("takes"):  # Reword's swaps and steals, only on a play that made them
+        keys = ("blank", "col", "letter", "placed", "placed_blank", "row", "take")
+        record["takes"] = [{key: take[key] for key in keys} for take in move["takes"]]
     return record
 
 
@@ -154,6 +158,16 @@ def _bag_failures(record: dict[str, Any], lines: list[str]) -> list[str]:
         if kind == "swap" and len(used) != move["swap_count"]:
             return [(f"Turn {number}: {who} swapped {tiles['swapped'] or 'nothing'}, the move "
                     f"log says {move['swap_count']} tiles.")]  # fmt: skip
+        # Reword: each swap puts a rack tile down and each take brings a board tile to the
+        # rack, in order, before the play (a blank comes back as ?).
+        for take in move.get("takes") or []:
+            if take["take"] == "swap":
+                down = "?" if take["placed_blank"] else take["placed"]
+                if down not in rack:
+                    return [(f"Turn {number}: {who} swapped {down} onto the board, but the rack "
+                            f"the seed dealt held no {down}.")]  # fmt: skip
+                rack.remove(down)
+            rack.append("?" if take["blank"] else take["letter"])
         for tile in used:
             if tile not in rack:
                 return [(f"Turn {number}: {who} {'swapped' if kind == 'swap' else 'played'} "

@@ -13,8 +13,22 @@ import hashlib
 import hmac
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine import Game, Move, MoveError, Pass, PlacedTile, Play, Swap, TurnRecord
+from engine import (
+    Game,
+    Move,
+    MoveError,
+    Pass,
+    PlacedTile,
+    Play,
+    StealTake,
+    Swap,
+    SwapTake,
+    Take,
+    TakePlay,
+    TurnRecord,
+)
 from matches.models import Match, Seat, Turn
 from matches.stored_game import game_of, salt_of
 
@@ -41,15 +55,23 @@ class BagReport:
 def move_of(turn: Turn) -> Move:
     """The engine move a stored turn made (a swap's letters are the mover's secret)."""
     if turn.kind == Turn.Kind.PLAY:
-        return Play(
-            tuple(
-                PlacedTile(tile["row"], tile["col"], tile["letter"], bool(tile["blank"]))
-                for tile in turn.placement
-            )
+        tiles = tuple(
+            PlacedTile(tile["row"], tile["col"], tile["letter"], bool(tile["blank"]))
+            for tile in turn.placement
         )
+        if turn.takes:  # Reword: its swaps and steals, then the play
+            return TakePlay(tuple(take_of(take) for take in turn.takes), tiles)
+        return Play(tiles)
     if turn.kind == Turn.Kind.SWAP:
         return Swap(tuple(turn.swapped))
     return Pass()
+
+
+def take_of(take: dict[str, Any]) -> Take:
+    """The engine's take a stored ``TakeView`` made."""
+    if take["take"] == "steal":
+        return StealTake(take["row"], take["col"])
+    return SwapTake(take["row"], take["col"], take["placed"], bool(take["placed_blank"]))
 
 
 class RecordedVerdicts:

@@ -27,7 +27,7 @@ from pydantic import (
 )
 from pydantic.json_schema import models_json_schema
 
-from engine import BLANK, PlacedTile, WordScore
+from engine import BLANK, MAX_TAKES, PlacedTile, StealTake, SwapTake, Take, WordScore
 
 #: The largest text frame accepted, in bytes of UTF-8.
 MAX_FRAME_BYTES = 16 * 1024
@@ -150,6 +150,23 @@ class OpenPlayView(Shape):
     until: When | None = Field(description="When the window closes (or the next move, first).")
 
 
+class TakeView(Shape):
+    """Reword: one swap or steal of a take-play, as made (public: both tiles were on the
+    board). ``letter``/``blank``: the board tile that went to the rack, as it showed (a blank
+    goes back unlettered, ``?``); ``placed``/``placed_blank``: the rack tile a swap put on its
+    square (null/false for a steal)."""
+
+    take: Literal["swap", "steal"]
+    row: int
+    col: int
+    letter: str = Field(pattern="^[A-Z]$", description="The board tile taken, as it showed.")
+    blank: bool = Field(description="The tile taken was a blank (back on the rack as ?).")
+    placed: str | None = Field(
+        default=None, pattern="^[A-Z]$", description="A swap: the face of the rack tile put down."
+    )
+    placed_blank: bool = Field(default=False, description="A swap: it put down a blank.")
+
+
 class MoveView(Shape):
     """One turn as everyone sees it; a swap is only a count."""
 
@@ -171,6 +188,10 @@ class MoveView(Shape):
         default=None, description="The play's challenge, once decided (totals are after it)."
     )
     lost_turn: bool = Field(default=False, description="A turn lost to a wrong double challenge.")
+    takes: list[TakeView] = Field(
+        default_factory=list,
+        description="Reword: the play's swaps and steals from the board, in the order made.",
+    )
 
 
 class SeatView(Shape):
@@ -327,6 +348,9 @@ class BoardRules(Shape):
     values: dict[str, int]
     rack_size: int
     swap_whole_rack: bool
+    takes_allowed: bool = Field(
+        default=False, description="Reword: a play may swap and steal tiles from the board first."
+    )
 
 
 class Contribution(Shape):
@@ -516,6 +540,8 @@ class Request(BaseModel):
 #: The most tiles a move can name: the largest rack a ruleset deals (classic-nine's 9); the
 #: engine refuses more than the match's own rack holds.
 MAX_RACK_TILES = 9
+#: The most tiles a play can name: a full rack and the four tiles Reword's takes can add.
+MAX_PLAY_TILES = MAX_RACK_TILES + MAX_TAKES
 ClientId = Annotated[str, Field(min_length=1, max_length=MAX_CLIENT_ID_LENGTH)]
 TurnNumber = Annotated[int, Field(ge=0, le=MAX_INT)]
 #: The position a move was made on (docs/PROTOCOL.md, "after"): the record hash of the last
@@ -530,17 +556,50 @@ Position = Annotated[
 ]
 
 
+Square = Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
+
+
 class TileIn(Request):
     """A tile put on a square; ``letter`` is a blank's chosen letter when ``blank``."""
 
-    row: Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
-    col: Annotated[int, Field(ge=-MAX_INT, le=MAX_INT)]
+    row: Square
+    col: Square
     letter: Annotated[str, Field(max_length=MAX_LETTER_LENGTH)] | None = None
     blank: bool = False
 
     def placed(self) -> PlacedTile:
         """The engine's tile (a blank without a letter is the engine's to refuse, in order)."""
         return PlacedTile(self.row, self.col, self.letter or "", self.blank)
+
+
+class SwapTakeIn(Request):
+    """Reword: put a rack tile on the board tile at ``row``, ``col`` (``letter`` its face
+    there, a blank's chosen letter with ``blank``); the board tile goes to the rack."""
+
+    take: Literal["swap"]
+    row: Square
+    col: Square
+    letter: Annotated[str, Field(max_length=MAX_LETTER_LENGTH)] | None = None
+    blank: bool = False
+
+    def engine_take(self) -> Take:
+        """The engine's take (its letter is the engine's to judge)."""
+        return SwapTake(self.row, self.col, self.letter or "", self.blank)
+
+
+class StealTakeIn(Request):
+    """Reword: take the end letter at ``row``, ``col`` of a word of three letters or more."""
+
+    take: Literal["steal"]
+    row: Square
+    col: Square
+
+    def engine_take(self) -> Take:
+        """The engine's take."""
+        return StealTake(self.row, self.col)
+
+
+TakeIn = Annotated[SwapTakeIn | StealTakeIn, Field(discriminator="take")]
 
 
 class SyncRequest(Request):
@@ -559,13 +618,18 @@ class TakeSeatRequest(Request):
 
 
 class PlayRequest(Request):
-    """Place tiles, made against turn ``turn`` on the position ``after``."""
+    """Place tiles, made against turn ``turn`` on the position ``after``; under Reword, after
+    the swaps and steals ``takes`` (in order; ``tiles`` then plays every tile taken)."""
 
     type: Literal["play"]
     id: ClientId
     turn: TurnNumber
     after: Position | None = None
-    tiles: Annotated[list[TileIn], Field(max_length=MAX_RACK_TILES)]
+    tiles: Annotated[list[TileIn], Field(max_length=MAX_PLAY_TILES)]
+    takes: Annotated[list[TakeIn], Field(max_length=MAX_TAKES)] = Field(
+        default_factory=list,
+        description="Reword: swaps and steals from the board before the play, in order.",
+    )
 
 
 class SwapRequest(Request):

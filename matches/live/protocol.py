@@ -16,10 +16,11 @@ from typing import Any, TypeAlias
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from engine import Move, Pass, Play, Swap
+from engine import MAX_TAKES, Move, Pass, Play, Swap, TakePlay
 from matches.schemas import (
     MAX_CLIENT_ID_LENGTH,
     MAX_FRAME_BYTES,
+    MAX_PLAY_TILES,
     MAX_RACK_TILES,
     ChallengeRequest,
     PassRequest,
@@ -66,9 +67,13 @@ class ProtocolError(Exception):
 
 
 def move_of(request: CommitRequest) -> Move:
-    """The engine's move a commit request asks for (its shape is the engine's to judge)."""
+    """The engine's move a commit request asks for (its shape is the engine's to judge): a
+    play with ``takes`` is Reword's take-play, which a game without them refuses."""
     if isinstance(request, PlayRequest):
-        return Play(tuple(tile.placed() for tile in request.tiles))
+        tiles = tuple(tile.placed() for tile in request.tiles)
+        if request.takes:
+            return TakePlay(tuple(take.engine_take() for take in request.takes), tiles)
+        return Play(tiles)
     if isinstance(request, SwapRequest):
         return Swap(tuple(request.tiles))
     return Pass()
@@ -181,9 +186,12 @@ def _explain(kind: str, errors: list[ErrorDetails]) -> tuple[str, str]:
         return "invalid_field", (
             f"The field 'after' of {what} must be a turn's record hash (64 hex digits) or null."
         )
+    if field == "takes":
+        return _explain_take(errors)
     if len(loc) == 1:  # the tiles themselves
         if error["type"] == "too_long":
-            return "invalid_field", f"{what.capitalize()} names at most {MAX_RACK_TILES} tiles."
+            most = MAX_PLAY_TILES if kind == "play" else MAX_RACK_TILES
+            return "invalid_field", f"{what.capitalize()} names at most {most} tiles."
         return "invalid_field", f"The field 'tiles' of {what} must be a list."
     if kind == "swap":
         return "invalid_field", "Each tile of a swap must be a letter A–Z, or ? for a blank."
@@ -196,6 +204,33 @@ def _error_rank(kind: str, error: ErrorDetails) -> tuple[int, int, int]:
     index = int(loc[1]) if len(loc) > 1 and isinstance(loc[1], int) else -1
     kinds = {"extra_forbidden": 0, "missing": 1}
     return order.index(str(loc[0])), index, kinds.get(error["type"], 2)
+
+
+def _explain_take(errors: list[ErrorDetails]) -> tuple[str, str]:
+    """The first thing wrong with a play's ``takes`` (Reword's swaps and steals)."""
+    first = errors[0]
+    loc = first["loc"]
+    if len(loc) == 1:
+        if first["type"] == "too_long":
+            return "invalid_field", f"A play swaps or steals at most {MAX_TAKES} tiles."
+        return "invalid_field", "The field 'takes' of a play must be a list."
+    where = f"Take {int(loc[1]) + 1} of a play"
+    if len(loc) == 2:  # not an object, or no valid "take"
+        return "invalid_field", (
+            f"{where} must be an object whose 'take' is swap or steal, with row and col."
+        )
+    same = [e for e in errors if e["loc"][:3] == loc[:3]]
+    if first["type"] == "extra_forbidden":
+        extra = sorted(str(e["loc"][3])[:40] for e in same if e["type"] == "extra_forbidden")
+        return "unexpected_field", f"{where} has unexpected fields: {', '.join(extra)}."
+    name = str(loc[3])
+    if first["type"] == "missing":
+        return "missing_field", f"{where} needs the field '{name}'."
+    if name in ("row", "col"):
+        return "invalid_field", f"{where}: '{name}' must be a whole number."
+    if name == "letter":
+        return "invalid_field", f"{where}: 'letter' must be a letter A–Z."
+    return "invalid_field", f"{where}: 'blank' must be true or false."
 
 
 def _explain_tile(number: int, errors: list[ErrorDetails]) -> tuple[str, str]:

@@ -18,6 +18,8 @@ from engine import (
     NotKickedOff,
     NotYourTurn,
     StaleTurn,
+    SwapTake,
+    TakePlay,
     TurnRecord,
 )
 from lexicon.lexicon import get_lexicon
@@ -25,7 +27,7 @@ from matches import visibility
 from matches.chain import record_hash
 from matches.models import CommitReceipt, Match, Seat, Turn
 from matches.news import Event, PrivateEvent, PublicEvent, publish_on_commit
-from matches.schemas import CommitAccepted, Refusal, WordView
+from matches.schemas import CommitAccepted, Refusal, TakeView, WordView
 from matches.services.common import locked_match, seat_facts
 from matches.services.common import now as _now
 from matches.services.errors import MoveRefused
@@ -196,13 +198,15 @@ def turn_row(
 ) -> Turn:
     """The log's row of one engine turn record (its hash is set by the caller)."""
     move = record.move.to_dict()
-    swapped = "".join(move["tiles"]) if record.kind == Turn.Kind.SWAP else ""
+    kind = Turn.Kind.PLAY if isinstance(record.move, TakePlay) else record.kind
+    swapped = "".join(move["tiles"]) if kind == Turn.Kind.SWAP else ""
     turn = Turn(
         match=match,
         number=number,
         position=record.player,
-        kind=record.kind,
-        placement=move["tiles"] if record.kind == Turn.Kind.PLAY else [],
+        kind=kind,
+        placement=move["tiles"] if kind == Turn.Kind.PLAY else [],
+        takes=take_views(record),
         swap_count=len(swapped),
         words=[WordView.of(word).model_dump() for word in record.words],
         score=record.score,
@@ -217,6 +221,28 @@ def turn_row(
     )
     turn.set_totals(record.totals)
     return turn
+
+
+def take_views(record: TurnRecord) -> list[dict[str, Any]]:
+    """Reword: a take-play's swaps and steals as the log keeps them (``schemas.TakeView``):
+    each with the board tile it took (``record.taken``: a blank in lower case); [] for any
+    other move."""
+    if not isinstance(record.move, TakePlay):
+        return []
+    views = []
+    for take, face in zip(record.move.takes, record.taken, strict=True):
+        swap = take if isinstance(take, SwapTake) else None
+        view = TakeView(
+            take="swap" if swap is not None else "steal",
+            row=take.row,
+            col=take.col,
+            letter=face.upper(),
+            blank=face.islower(),
+            placed=None if swap is None else swap.letter,
+            placed_blank=swap is not None and swap.blank,
+        )
+        views.append(view.model_dump())
+    return views
 
 
 def new_turn_rows(

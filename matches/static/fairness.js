@@ -9,7 +9,8 @@
  *    turn before's (turn 1: the commitment);
  * 3. replaying the draws (HMAC-SHA256(seed, salt || counter)), every rack of both seats and
  *    every draw is the one the seed gives, every play and swap used tiles from the rack it
- *    dealt, every bag count is right, and so are the racks left at the end.
+ *    dealt (under Reword, with the tiles its swaps and steals took), every bag count is
+ *    right, and so are the racks left at the end.
  * matches/offline_check.py is the same check in Python; docs/RECORDS.md is the reference. */
 
 const encoder = new TextEncoder();
@@ -68,6 +69,10 @@ function publicRecord(move, previous) {
   // A table's or a challenge rule's keys, only when they apply (matches/chain.py).
   if (move.challenge) record.challenge = pick(move.challenge, ["by", "phonies", "points"]);
   if (move.lost_turn) record.lost_turn = true;
+  // Reword's swaps and steals, only on a play that made them.
+  if (move.takes && move.takes.length) {
+    record.takes = move.takes.map((t) => pick(t, ["blank", "col", "letter", "placed", "placed_blank", "row", "take"]));
+  }
   return record;
 }
 
@@ -149,6 +154,17 @@ async function checkBag(record) {
     const used = usedTiles(move, tiles);
     if (kind === "swap" && used.length !== move.swap_count) {
       return fail(`${who} swapped ${tiles.swapped || "nothing"}, the move log says ${move.swap_count} tiles.`);
+    }
+    // Reword: each swap puts a rack tile down and each take brings a board tile to the rack,
+    // in order, before the play (a blank comes back as "?").
+    for (const take of move.takes || []) {
+      if (take.take === "swap") {
+        const down = take.placed_blank ? "?" : take.placed;
+        const at = rack.indexOf(down);
+        if (at < 0) return fail(`${who} swapped ${down} onto the board, but the rack the seed dealt held no ${down}.`);
+        rack.splice(at, 1);
+      }
+      rack.push(take.blank ? "?" : take.letter);
     }
     for (const tile of used) {
       const at = rack.indexOf(tile);

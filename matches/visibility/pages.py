@@ -398,6 +398,7 @@ def board_rules(name: str) -> BoardRules:
         values=dict(ruleset.values),
         rack_size=ruleset.rack_size,
         swap_whole_rack=ruleset.swap_whole_rack,
+        takes_allowed=ruleset.swap_and_steal,
     )
 
 

@@ -39,6 +39,7 @@ from matches.schemas import (
     ResultNews,
     SeatsNews,
     SeatView,
+    TakeView,
     TileView,
     TurnNews,
     UnseenTile,
@@ -93,6 +94,7 @@ def move_view(turn: Turn, previous_hash: str) -> MoveView:
         record_hash=turn.record_hash,
         challenge=None if turn.challenge is None else challenge_view(turn.challenge),
         lost_turn=turn.lost_turn,
+        takes=[TakeView(**take) for take in turn.takes],
     )
 
 
@@ -136,6 +138,12 @@ def board_rows(board_size: int, turns: list[Turn]) -> list[str]:
     for turn in turns:
         if turn.kind != Turn.Kind.PLAY or _withdrawn(turn):
             continue
+        for take in turn.takes:  # Reword: a swap puts a rack tile down, a steal empties
+            placed = take["placed"]
+            if placed is None:
+                grid[take["row"]][take["col"]] = "."
+            else:
+                grid[take["row"]][take["col"]] = placed.lower() if take["placed_blank"] else placed
         for tile in turn.placement:
             letter = tile["letter"].lower() if tile["blank"] else tile["letter"].upper()
             grid[tile["row"]][tile["col"]] = letter
