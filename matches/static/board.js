@@ -267,16 +267,18 @@ function start(root) {
         let label;
         td.replaceChildren();
         delete td.dataset.shade;
+        // A square swapped this turn holds the new tile, not the last move's.
+        const isLast = last.has(index) && !(staging && takeAt(row, col));
         if (char !== ".") {
           const letter = char.toUpperCase();
           const blank = char !== letter;
           classes.push("tile");
           if (blank) classes.push("blank");
-          if (last.has(index)) classes.push("last");
+          if (isLast) classes.push("last");
           if (newest && newest.row === row && newest.col === col) classes.push("appearing");
           td.append(make("span", { class: "letter", text: letter }));
           if (!blank) td.append(make("span", { class: "value", text: valueOf(letter) }));
-          label = `${name}, ${letter}${blank ? ", blank" : ""}${last.has(index) ? ", last move" : ""}`;
+          label = `${name}, ${letter}${blank ? ", blank" : ""}${isLast ? ", last move" : ""}`;
         } else if (staged) {
           classes.push("tile", "staged");
           if (staged.blank) classes.push("blank");
@@ -298,7 +300,10 @@ function start(root) {
         if (mark) {
           classes.push(mine.has(index) ? "took-now" : "took");
           td.dataset.shade = mark.shade;
-          label += mine.has(index) ? `, ${mark.what} this turn` : `, ${mark.what} in the last play`;
+          // (A square stolen from this turn has said so already.)
+          if (!classes.includes("blocked")) {
+            label += mine.has(index) ? `, ${mark.what} this turn` : `, ${mark.what} in the last play`;
+          }
         }
         td.className = classes.join(" ");
         td.setAttribute("aria-label", label);
@@ -1817,7 +1822,7 @@ function start(root) {
       return;
     }
     if (take && take.kind === "swap") {
-      hint("You have already swapped or stolen on that square this turn.");
+      hint(takeRefusal(row, col)); // the fifth take, or the square taken from already
       return;
     }
     if (occupied && takesAllowed() && !take) {

@@ -33,8 +33,15 @@ from matches.models import Match, Seat
 from matches.services.creation import create_match
 from practice.opponent import computer_move
 from tests.e2e.browser import expect
-from tests.e2e.test_board import cell, match_url, square, stage_by_clicks
-from tests.matches.helpers import assert_tiles_conserved, game_of
+from tests.e2e.test_board import (
+    cell,
+    give_a_blank,
+    match_url,
+    move_focus_to,
+    square,
+    stage_by_clicks,
+)
+from tests.matches.helpers import assert_tiles_conserved, commit_now, game_of
 from tests.matches.test_clock_celery import celery_worker_with_beat  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -130,6 +137,13 @@ def own_rack_tile(page: Page, tile: str) -> Any:
     """A rack tile the turn began with (not one taken this turn) holding ``tile``."""
     label = "blank," if tile == "?" else f"{tile},"
     return page.locator(f'#your-rack button[data-tile]:not(.took-now)[aria-label^="{label}"]').first
+
+
+def any_own_tile(page: Page) -> Any:
+    """Some letter tile (not a blank) of the rack the turn began with, still on the rack."""
+    return page.locator(
+        '#your-rack button[data-tile]:not(.took-now):not([aria-label^="blank"])'
+    ).first
 
 
 def make_takes(page: Page, move: TakePlay) -> None:
@@ -378,3 +392,142 @@ def test_a_member_plays_a_whole_reword_game_against_the_computer(
     page.goto(page.url.split("?")[0] + f"?turn={number}")
     take = next(turn.takes for turn in turns if turn.number == number)[0]
     expect(cell(page, square(take["row"], take["col"]))).to_have_class(TOOK)
+
+
+# ------------------------------------------------------------------ the hands, one by one
+
+
+def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
+    open_page, organiser: Member, alice: Member, bob: Member
+) -> None:
+    match = reword_match(organiser, alice, bob)
+    game = game_of(match)
+    plays = legal_plays(
+        game.board, game.racks[0], ruleset=game.ruleset, graph=word_graph(lexicon())
+    )
+    opening = max((play for play in plays if len(play.tiles) >= 4), key=lambda play: play.score)
+    commit_now(match, alice, Play(opening.tiles), assert_accepted=True)
+    give_a_blank(match, 1)
+    page = open_page(match_url(match), bob)
+    expect(page.locator("#your-rack button.tile")).to_have_count(7)
+    expect(page.locator("#turn-line")).to_contain_text("Your turn")
+    game = game_of(match)
+    word = sorted((tile.row, tile.col) for tile in opening.tiles)
+    first, last = square(*word[0]), square(*word[-1])
+    middle = square(*word[1])
+    letter_at = {square(t.row, t.col): t.letter for t in opening.tiles}
+    rack = page.locator("#your-rack button.tile")
+    taken = page.locator("#your-rack button.took-now")
+
+    # The keyboard: Enter on a word's last letter steals it; Backspace undoes it.
+    cell(page, "A1").click()
+    expect(page.locator("#hint")).to_have_text("Pick a tile from your rack first.")
+    move_focus_to(page, last)
+    page.keyboard.press("Enter")
+    expect(cell(page, last)).to_have_class(BLOCKED)
+    expect(cell(page, last)).to_have_attribute(
+        "aria-label", f"{last}, empty, blocked: you stole from it this turn"
+    )
+    expect(rack).to_have_count(8)
+    expect(taken).to_have_attribute(
+        "aria-label", re.compile(f"stolen from {last}: play it this turn$")
+    )
+    expect(page.locator("#hint")).to_contain_text(f"You stole {letter_at[last]} from {last}")
+    page.keyboard.press("Backspace")
+    expect(cell(page, last)).not_to_have_class(BLOCKED)
+    expect(cell(page, last).locator(".letter")).to_have_text(letter_at[last])
+    expect(rack).to_have_count(7)
+
+    # A middle letter cannot be stolen: said at once, nothing taken.
+    cell(page, middle).click()
+    expect(page.locator("#hint")).to_have_text(
+        "You can only steal the first or last letter of a word."
+    )
+    expect(taken).to_have_count(0)
+
+    # Dragging a rack tile onto a board tile swaps them.
+    own = next(tile for tile in game.racks[1] if tile != "?")
+    own_rack_tile(page, own).drag_to(cell(page, first))
+    expect(cell(page, first)).to_have_class(TOOK_NOW)
+    expect(cell(page, first).locator(".letter")).to_have_text(own)
+    expect(cell(page, first)).to_have_attribute(
+        "aria-label", re.compile(f"^{first}, {own}, swapped this turn$")
+    )
+    expect(taken).to_have_count(1)
+    expect(rack).to_have_count(7)  # one down on the board, one up from it
+
+    # A tile taken this turn can only be played; a square is taken from once a turn.
+    taken.click()
+    cell(page, last).click()
+    expect(page.locator("#hint")).to_contain_text("can only be played")
+    page.keyboard.press("Escape")
+    cell(page, last).click()  # a steal of the other end
+    expect(cell(page, last)).to_have_class(BLOCKED)
+    expect(taken).to_have_count(2)
+    expect(cell(page, last)).to_have_attribute("data-shade", "1")
+    expect(cell(page, first)).to_have_attribute("data-shade", "0")
+    any_own_tile(page).click()
+    cell(page, first).click()
+    expect(page.locator("#hint")).to_have_text(
+        "You have already swapped or stolen on that square this turn."
+    )
+    page.keyboard.press("Escape")
+
+    # Clicking a swapped square undoes that swap and every take after it.
+    cell(page, first).click()
+    expect(page.locator("#hint")).to_have_text("Undone: that take and the 1 take after it.")
+    expect(cell(page, first).locator(".letter")).to_have_text(letter_at[first])
+    expect(cell(page, last).locator(".letter")).to_have_text(letter_at[last])
+    expect(taken).to_have_count(0)
+    expect(page.locator("td.took-now")).to_have_count(0)
+
+    # A blank swapped down asks its letter; four takes at most; Recall undoes them all.
+    own_rack_tile(page, "?").click()
+    cell(page, first).click()
+    page.locator("#blank-dialog").get_by_role("button", name="Q", exact=True).click()
+    expect(cell(page, first)).to_have_class(re.compile(r"\bblank\b"))
+    expect(cell(page, first)).to_have_attribute(
+        "aria-label", re.compile(f"^{first}, Q, blank, swapped this turn$")
+    )
+    squares = [square(row, col) for row, col in word]
+    for name in squares[1:4]:
+        any_own_tile(page).click()
+        cell(page, name).click()
+        expect(cell(page, name)).to_have_class(TOOK_NOW)
+    expect(taken).to_have_count(4)
+    any_own_tile(page).click()
+    cell(page, squares[0]).click()
+    expect(page.locator("#hint")).to_have_text("You can swap or steal at most 4 tiles in a turn.")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Recall").click()
+    expect(page.locator("#hint")).to_have_text(
+        "Your swaps and steals are undone and your tiles are back on the rack."
+    )
+    expect(page.locator("td.took-now")).to_have_count(0)
+    expect(taken).to_have_count(0)
+    expect(rack).to_have_count(7)
+    for name in squares:
+        expect(cell(page, name).locator(".letter")).to_have_text(letter_at[name])
+    match.refresh_from_db()
+    assert match.turn_number == 1
+
+    # A whole take-play by keyboard alone: the steal, then each tile typed and placed.
+    move = best_take(game_of(match), 1, sort="steal")
+    assert move is not None
+    steal = move.takes[0]
+    cell(page, "A1").click()  # an empty square: the board has the focus, nothing changes
+    move_focus_to(page, square(steal.row, steal.col))
+    page.keyboard.press("Enter")
+    expect(cell(page, square(steal.row, steal.col))).to_have_class(BLOCKED)
+    for tile in move.tiles:
+        page.keyboard.press("?" if tile.blank else tile.letter.lower())
+        move_focus_to(page, square(tile.row, tile.col))
+        page.keyboard.press("Enter")
+        if tile.blank:
+            page.keyboard.press(tile.letter.lower())
+        expect(cell(page, square(tile.row, tile.col))).to_have_class(re.compile(r"\bstaged\b"))
+    page.get_by_role("button", name="Play word").click()
+    expect(page.locator("#status")).to_contain_text("You played")
+    turn = match.turns.get(number=2)
+    assert [take["take"] for take in turn.takes] == ["steal"]
+    assert_tiles_conserved(match)
