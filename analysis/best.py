@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analysis.models import BestPlay
-from engine import Board, PlacedTile, get_ruleset
+from engine import Board, get_ruleset
 from engine.movegen import best_play, legal_plays
 from lexicon.lexicon import get_lexicon
 from matches.models import Match, Turn
 from matches.schemas import WordView
+from matches.visibility.payloads import board_rows
 
 
 def best_play_of(match: Match, turns: Sequence[Turn], index: int) -> BestPlay:
@@ -30,9 +31,8 @@ def best_play_of(match: Match, turns: Sequence[Turn], index: int) -> BestPlay:
     if kept is not None:
         return kept
     ruleset = get_ruleset(match.ruleset)
-    board = Board.empty(ruleset.board_size).place(
-        PlacedTile(**tile) for earlier in turns[:index] for tile in earlier.placement
-    )
+    # The board as the turns before it left it (Reword's swaps and steals included).
+    board = Board.from_rows(board_rows(ruleset.board_size, list(turns[:index])))
     lexicon = get_lexicon(match.lexicon, max_len=ruleset.lexicon_max_len)
     found = best_play(legal_plays(board, turn.rack_before, ruleset=ruleset, lexicon=lexicon))
     best = BestPlay(turn=turn, found=found is not None)

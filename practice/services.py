@@ -35,6 +35,9 @@ COMPUTER_USERNAMES = (COMPUTER_USERNAME, f"{COMPUTER_USERNAME}-2", f"{COMPUTER_U
 #: The ruleset of a practice table of 3-4 (Word Duel stays a duel).
 TABLE_RULESET = "classic"
 TABLE_SEATS = (3, 4)
+#: The rulesets of a practice duel: Word Duel, and Reword (swaps and steals from the board;
+#: the computer makes them at Normal and Hard, mostly plain plays at Easy).
+DUEL_RULESETS = ("word-duel", "reword")
 
 MEMBERS_PRACTISE = (
     "Only approved club members can play the computer (a sign-up waits for an organiser's"
@@ -91,8 +94,10 @@ def start_practice(
     seats: int = 2,
     computers: int = 1,
     challenge_rule: str = "void",
+    ruleset: str = "word-duel",
 ) -> Match:
-    """A live match of ``member`` (First) against the computer (Second), no kick-off; or,
+    """A live match of ``member`` (First) against the computer (Second), no kick-off, under
+    ``ruleset`` (one of ``DUEL_RULESETS``); or,
     with ``seats`` 3 or 4, a classic table with ``computers`` (1 to seats - 1) in the seats
     after the member's under ``challenge_rule`` (live once any free seat is taken).
 
@@ -110,6 +115,10 @@ def start_practice(
     except ValueError as error:
         raise PracticeRefused(str(error)) from None
     _check_table(seats=seats, computers=computers, challenge_rule=challenge_rule)
+    if ruleset not in DUEL_RULESETS or (seats != 2 and ruleset != DUEL_RULESETS[0]):
+        raise PracticeRefused(
+            "A practice duel is Word Duel or Reword; a practice table is a classic table."
+        )
     accounts = [computer_member(number) for number in range(1, computers + 1)]
     with transaction.atomic():
         Member.objects.select_for_update().filter(pk=member.pk).values_list("pk").first()
@@ -117,7 +126,9 @@ def start_practice(
         if unfinished_practice(member) >= limit:
             raise PracticeRefused(unfinished_practice_message(limit))
         if seats == 2:
-            return open_practice_match(player=member, computer=accounts[0], level=chosen, cap=cap)
+            return open_practice_match(
+                player=member, computer=accounts[0], level=chosen, cap=cap, ruleset=ruleset
+            )
         return _open_practice_table(
             player=member,
             computers=accounts,
@@ -180,15 +191,17 @@ def _open_practice_table(
     return match
 
 
-def open_practice_match(*, player: Member, computer: Member, level: str, cap: int) -> Match:
+def open_practice_match(
+    *, player: Member, computer: Member, level: str, cap: int, ruleset: str = "word-duel"
+) -> Match:
     """The practice match itself, inside the caller's transaction (which has checked who
-    may start one): ``player`` First, the computer Second, live at once, members-only and
-    unrated; its opening news after the commit."""
+    may start one and the ``ruleset``): ``player`` First, the computer Second, live at
+    once, members-only and unrated; its opening news after the commit."""
     match = create_match(
         name="Practice",  # the title adds who sits (matches.visibility.titles)
         organiser=player,
         kickoff_at=None,
-        ruleset="word-duel",
+        ruleset=ruleset,
         lexicon="enable",
         visibility_=Match.Visibility.MEMBERS,
         no_show_window=None,

@@ -20,8 +20,9 @@ from practice.tasks import queue_warm_up
 @require_POST
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
-    """A live match against the computer at the level chosen (or a practice table: how many
-    seats, how many computers, which challenge rule); straight to its board."""
+    """A live match against the computer at the level chosen, Word Duel or Reword (or a
+    practice table: how many seats, how many computers, which challenge rule); straight to
+    its board."""
     try:
         match = services.start_practice(
             member=request.user,  # type: ignore[arg-type]
@@ -29,6 +30,7 @@ def start(request: HttpRequest) -> HttpResponse:
             seats=_count(request.POST.get("seats", "2")),
             computers=_count(request.POST.get("computers", "1")),
             challenge_rule=str(request.POST.get("challenge_rule", "void")),
+            ruleset=str(request.POST.get("ruleset", "word-duel")),
         )
     except services.PracticeRefused as refusal:
         messages.error(request, refusal.message)

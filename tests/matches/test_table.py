@@ -259,19 +259,50 @@ def test_a_nine_tile_table_is_scheduled_at_the_form_deals_nine_and_plays(organis
 
 @pytest.mark.django_db(transaction=True)
 def test_a_variant_no_match_can_play_yet_is_refused_and_nothing_is_made(organiser, four):
-    """Word Skill and Reword exist in the engine only: scheduling one is refused, not made
-    into a match nobody could play."""
+    """Word Skill exists in the engine only: scheduling it is refused, not made into a match
+    nobody could play. Reword is scheduled (a duel with swaps and steals), but never with a
+    challenge rule: it checks every word as it is played."""
     from tournaments.services import fixtures
 
-    for ruleset in ("reword", "word-skill"):
-        with pytest.raises(services.InvalidFixture) as refusal:
-            fixtures.create_fixture(
-                organiser=organiser,
-                name="Not yet",
-                first=four[0],
-                second=four[1],
-                ruleset=ruleset,
-                kickoff_at=None,
-            )
-        assert str(refusal.value) == f"The {ruleset} variant cannot be played in a match yet."
+    with pytest.raises(services.InvalidFixture) as refusal:
+        fixtures.create_fixture(
+            organiser=organiser,
+            name="Not yet",
+            first=four[0],
+            second=four[1],
+            ruleset="word-skill",
+            kickoff_at=None,
+        )
+    assert str(refusal.value) == "The word-skill variant cannot be played in a match yet."
+    with pytest.raises(services.InvalidFixture) as refusal:
+        fixtures.create_fixture(
+            organiser=organiser,
+            name="Not yet",
+            first=four[0],
+            second=four[1],
+            ruleset="reword",
+            kickoff_at=None,
+            challenge_rule="double",
+        )
+    assert str(refusal.value) == (
+        "The reword ruleset checks every word as it is played: no challenges."
+    )
     assert not Match.objects.filter(name="Not yet").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reword_is_scheduled_as_a_duel_that_deals_seven_tiles(organiser, four):
+    from tournaments.services import fixtures
+
+    match = fixtures.create_fixture(
+        organiser=organiser,
+        name="Reword night",
+        first=four[0],
+        second=four[1],
+        ruleset="reword",
+        kickoff_at=None,
+    )
+    match.refresh_from_db()
+    assert (match.ruleset, match.status, match.challenge_rule) == ("reword", "live", "void")
+    assert [len(seat.rack) for seat in match.seats.order_by("position")] == [7, 7]
+    assert "reword" in fixtures.SCHEDULED_VARIANTS

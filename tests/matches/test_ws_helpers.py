@@ -385,21 +385,26 @@ FREE_TEXT = frozenset({"id", "viewing_key", "bag_commitment", "bag_seed", "commi
 
 @dataclass(frozen=True)
 class PublicRecord:
-    """What the move log has made public, read from the database's rows: each square's tile
-    (as a board row writes it) and each turn's placed tiles and words."""
+    """What the move log has made public, read from the database's rows: every tile each
+    square has held (as a board row writes it; under Reword a square's tile can change or
+    go) and each turn's placed tiles and words."""
 
-    squares: dict[tuple[int, int], str]
+    squares: dict[tuple[int, int], set[str]]
     moves: dict[int, tuple[list[Any], list[Any]]]
 
 
 def public_record(match_id: int) -> PublicRecord:
-    squares: dict[tuple[int, int], str] = {}
+    squares: dict[tuple[int, int], set[str]] = {}
     moves: dict[int, tuple[list[Any], list[Any]]] = {}
     for turn in Turn.objects.filter(match_id=match_id).order_by("number"):
         placed = turn.placement if turn.kind == Turn.Kind.PLAY else []
+        for take in turn.takes:  # Reword: a swap puts a rack tile down (a steal takes one)
+            if take["placed"] is not None:
+                letter = take["placed"].lower() if take["placed_blank"] else take["placed"]
+                squares.setdefault((take["row"], take["col"]), set()).add(letter)
         for tile in placed:
             letter = tile["letter"].lower() if tile["blank"] else tile["letter"]
-            squares[(tile["row"], tile["col"])] = letter
+            squares.setdefault((tile["row"], tile["col"]), set()).add(letter)
         moves[turn.number] = (placed, turn.words)
     return PublicRecord(squares, moves)
 
@@ -495,7 +500,7 @@ def _leaks_at(
             yield f"a phony {value} that no logged play made"
     elif "board" in path and isinstance(value, str) and public is not None:
         for col, char in enumerate(value):
-            if char != "." and public.squares.get((path[-1], col)) != char:
+            if char != "." and char not in public.squares.get((path[-1], col), set()):
                 yield f"{char} on a square where the log placed no such tile"
     elif isinstance(value, str) and key not in FREE_TEXT and not _public_letters(path):
         for run in TILE_RUN.findall(value):

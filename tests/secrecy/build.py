@@ -260,6 +260,7 @@ def _schedule(spec: WorldSpec, members: dict[str, Member]) -> tuple[int, int]:
         interval=timedelta(days=1),
         visibility_=spec.visibility,
         rated=True,
+        ruleset="word-duel" if spec.is_table else spec.ruleset,
     )
     match = tournament.matches.get()
     organising.fixture_substitute(
@@ -648,6 +649,14 @@ class Builder:
                 frame["tiles"] = list(self.spec.swapped(seat, swaps[seat]))
                 swaps[seat] += 1
                 assert len(frame["tiles"]) == detail
+            elif kind == "take_play":  # Reword: a play with its swaps and steals first
+                takes, tiles = detail
+                frame["type"] = "play"
+                frame["takes"] = takes
+                frame["tiles"] = [
+                    {"row": row, "col": col, "letter": letter, "blank": False}
+                    for row, col, letter in tiles
+                ]
             mover = self.spec.players[seat]
             answer = await self._watch(watches, mover).request(frame)
             assert answer.get("accepted") is True, answer

@@ -23,6 +23,8 @@ from tests.secrecy.worlds import (
     FIRST,
     FIRST_OTHER,
     PUBLIC,
+    REWORD,
+    REWORD_SECOND_OTHER,
     SECOND,
     SECOND_OTHER,
     SECOND_VARIANT,
@@ -96,6 +98,17 @@ PAIRS: dict[str, tuple[WorldSpec, WorldSpec, set[tuple[Fact, int | None]]]] = {
         ),
         {(Fact.RACK, 2), (Fact.BAG, None), (Fact.SEED, None)},
     ),
+    "a Reword duel: Second's rack, draws and swap after its swaps and steals, the bag and the "
+    "seed": (
+        REWORD,
+        variant(
+            "a Reword duel, Second's other tiles",
+            REWORD,
+            seed=seed_hex("reword-second"),
+            hands=(REWORD.hands[0], REWORD_SECOND_OTHER),
+        ),
+        {(Fact.RACK, 1), (Fact.SWAPPED, 1), (Fact.BAG, None), (Fact.SEED, None)},
+    ),
 }
 
 #: Worlds already built in this run, by label: a world is a value (same spec, same bytes),
@@ -120,6 +133,8 @@ GROUPS = {
     "the board itself": "first",
     "a public match: both racks, the bag, the seed and the key": "public",
     "a table of four: Third's rack, the bag and the seed": "table",
+    "a Reword duel: Second's rack, draws and swap after its swaps and steals, the bag and the "
+    "seed": "reword",
 }
 
 

@@ -75,8 +75,10 @@ class WorldSpec:
     players: tuple[str, ...] = ("alice", "bob")
     #: A table's draw for who starts, one tile a seat (back in the bag before the deal).
     first_draw: str = ""
-    #: A table's moves (None: the duel's :func:`public_moves`).
+    #: A table's (or a Reword duel's) moves (None: the duel's :func:`public_moves`).
     table_moves: tuple[tuple[int, str, Any], ...] | None = None
+    #: The match's ruleset (a table is ``classic`` whatever this says).
+    ruleset: str = "word-duel"
     #: The seat that resigns at the end (the other wins).
     resigner: int = 0
     #: Whether its live look also renders every planted leak (tests/secrecy/plants.py).
@@ -103,7 +105,7 @@ class WorldSpec:
             script += list(hand.deal)
         draws = [iter(hand.draws) for hand in self.hands]
         for seat, kind, _ in self.moves():
-            if kind in ("play", "swap"):
+            if kind in ("play", "swap", "take_play"):
                 script += list(next(draws[seat], ""))
         return script
 
@@ -164,6 +166,38 @@ TABLE = WorldSpec(
     players=("alice", "bob", "carol", "olive"),
     first_draw="AEIO",
     table_moves=TABLE_MOVES,
+)
+
+
+#: A Reword duel (RULES.md section 20): the duel's first moves, then Second steals the S of
+#: HATS and plays it (AS, down from the A), First passes, and Second swaps an O (a tile both
+#: of Second's hands hold) onto that A (HOT across, OS down) and plays the A it took (AH,
+#: down into the H). A take-play's detail is (takes, tiles) in the protocol's shapes.
+REWORD_MOVES: tuple[tuple[int, str, Any], ...] = (
+    (0, "play", [(7, 7, "H"), (7, 8, "A"), (7, 9, "T")]),  # HAT at 8H
+    (1, "swap", 3),
+    (0, "play", [(7, 10, "S")]),  # HATS
+    (1, "take_play", ([{"take": "steal", "row": 7, "col": 10}], [(8, 8, "S")])),  # AS
+    (0, "pass", None),
+    (
+        1,
+        "take_play",
+        ([{"take": "swap", "row": 7, "col": 8, "letter": "O", "blank": False}], [(6, 7, "A")]),
+    ),  # HOT and OS; AH
+)
+#: The Reword world's hands: Second draws nothing after a turn that played only the tile it
+#: stole, and one tile after the swap's (its O stayed on the board).
+REWORD_FIRST = Hand(deal="HATSERD", draws=("INL", "G"))
+REWORD_SECOND = Hand(deal="OEINRLU", draws=("PMB", "", "K"), swaps=("EIN",))
+REWORD_SECOND_OTHER = Hand(deal="OAACGYW", draws=("FVJ", "", "X"), swaps=("AAC",))
+REWORD = WorldSpec(
+    label="a Reword duel",
+    visibility=MEMBERS_ONLY,
+    seed=seed_hex("reword"),
+    viewing_key="key-of-the-reword-world-0000000000000000000",
+    hands=(REWORD_FIRST, REWORD_SECOND),
+    table_moves=REWORD_MOVES,
+    ruleset="reword",
 )
 
 

@@ -22,7 +22,7 @@ from matches.services.common import (
     seated_members,
 )
 from matches.services.common import now as _now
-from matches.services.creation import NAME_LENGTH, create_match
+from matches.services.creation import NAME_LENGTH, NO_CHALLENGES_WITH_TAKES, create_match
 from matches.services.errors import InvalidFixture
 from matches.services.lifecycle import after_seating
 from matches.visibility.access import is_club_member
@@ -47,9 +47,10 @@ def check_players(players: Sequence[Member | None]) -> None:
         raise InvalidFixture(NOT_A_MEMBER)
 
 
-#: The seed's variants a club may schedule beside the rulesets (9-tile racks at a classic
-#: table). Word Skill and Reword need match kinds of their own, not built yet: refused.
-SCHEDULED_VARIANTS = ("classic-nine",)
+#: The seed's variants a club may schedule beside the rulesets: 9-tile racks at a classic
+#: table, and Reword (a duel with swaps and steals from the board, never with challenges).
+#: Word Skill needs a match kind of its own, not built yet: refused.
+SCHEDULED_VARIANTS = ("classic-nine", "reword")
 
 
 def check_rules(ruleset: str, lexicon: str) -> None:
@@ -93,6 +94,8 @@ def check_table(
         raise InvalidFixture(f"The {rules.name} ruleset does not seat {seat_count} players.")
     if challenge_rule not in CHALLENGE_RULES:
         raise InvalidFixture(f"No challenge rule is called {challenge_rule!r}.")
+    if rules.swap_and_steal and challenge_rule != "void":
+        raise InvalidFixture(NO_CHALLENGES_WITH_TAKES.format(ruleset=rules.name))
     if challenge_window is not None and challenge_window <= timedelta(0):
         raise InvalidFixture(NOT_A_WINDOW)
     if finish_line is not None and finish_line < 1:
