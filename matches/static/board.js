@@ -220,7 +220,7 @@ function start(root) {
     takes.forEach((take, shade) => {
       const letter = take.letter.toUpperCase();
       const swap = take.take === "swap";
-      marks.set(take.row * SIZE + take.col, { shade, what: swap ? "swapped" : "stolen from" });
+      marks.set(take.row * SIZE + take.col, { shade, what: swap ? "swapped" : "its tile stolen" });
       const at = tiles.findIndex((t) => t && t.letter.toUpperCase() === letter && !!t.blank === !!take.blank);
       const played = at >= 0 ? tiles[at] : tiles.find((t) => t && t.blank && take.blank);
       if (!played) return;
@@ -234,7 +234,7 @@ function start(root) {
   function currentMarks() {
     const marks = new Map();
     state.takes.forEach((take, shade) => {
-      marks.set(take.row * SIZE + take.col, { shade, what: take.kind === "swap" ? "swapped" : "stolen from" });
+      marks.set(take.row * SIZE + take.col, { shade, what: take.kind === "swap" ? "swapped" : "its tile stolen" });
       const staged = state.staged.find((s) => s.tileId === take.takenId);
       if (staged) marks.set(staged.row * SIZE + staged.col, { shade, what: "taken" });
     });

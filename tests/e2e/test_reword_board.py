@@ -10,14 +10,12 @@ whole Reword practice game against the computer (a real Celery worker answers).
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 import time
 from typing import Any
 
 import pytest
-from django.db import transaction
 from playwright.sync_api import Page
 
 from accounts.models import Member
@@ -29,8 +27,7 @@ from engine.takegen import take_plays
 from engine.wordgraph import word_graph
 from lexicon.lexicon import get_lexicon
 from matches import services, visibility
-from matches.models import Match, Seat
-from matches.services.creation import create_match
+from matches.models import Match
 from practice.opponent import computer_move
 from tests.e2e.browser import expect
 from tests.e2e.test_board import (
@@ -42,6 +39,7 @@ from tests.e2e.test_board import (
     stage_by_clicks,
 )
 from tests.matches.helpers import assert_tiles_conserved, commit_now, game_of
+from tests.matches.reword_helpers import planned_move, reword_match
 from tests.matches.test_clock_celery import celery_worker_with_beat  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -58,47 +56,11 @@ ANSWER_TIMEOUT_S = 40
 # ------------------------------------------------------------------ the driver's oracle
 
 
-def reword_match(organiser: Member, first: Member, second: Member) -> Match:
-    """A live public Reword match with a fixed bag (as ``seeded_match`` deals Word Duel)."""
-    with transaction.atomic():
-        match = create_match(
-            name="Reword in the browser",
-            organiser=organiser,
-            kickoff_at=None,
-            ruleset="reword",
-            lexicon="enable",
-            visibility_=Match.Visibility.PUBLIC,
-            no_show_window=None,
-        )
-    bag_seed = hashlib.sha256(b"reword-page-test").hexdigest()
-    Match.objects.filter(pk=match.pk).update(
-        bag_seed=bag_seed, bag_commitment=hashlib.sha256(bytes.fromhex(bag_seed)).hexdigest()
-    )
-    for position in (0, 1):
-        Seat.objects.filter(match=match, position=position).update(
-            contribution=hashlib.sha256(f"reword-page-{position}".encode()).hexdigest()[:32]
-        )
-    services.match_take_seat(match_id=match.pk, member=first, position=0)
-    services.match_take_seat(match_id=match.pk, member=second, position=1)
-    match.refresh_from_db()
-    assert match.status == Match.Status.LIVE
-    return match
-
-
 def lexicon() -> Any:
     return get_lexicon("enable")
 
 
-def best_plain(game: Game, seat: int) -> Play | None:
-    """The best-scoring plain play of ``seat``, or None."""
-    plays = legal_plays(
-        game.board, game.racks[seat], ruleset=game.ruleset, graph=word_graph(lexicon())
-    )
-    best = max(plays, key=lambda play: play.score, default=None)
-    return None if best is None else Play(best.tiles)
-
-
-def best_take(game: Game, seat: int, *, sort: str | None = None) -> TakePlay | None:
+def a_take_play(game: Game, seat: int, *, sort: str | None = None) -> TakePlay | None:
     """The best-scoring one-take take-play of ``seat`` (a ``sort``: steal or swap, if given)."""
     found = take_plays(
         game.board,
@@ -206,9 +168,9 @@ def take_words(move: TakePlay, game: Game) -> str:
 
 
 def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
-    open_page, organiser: Member, alice: Member, bob: Member
+    open_page, make_fixture, alice: Member, bob: Member
 ) -> None:
-    match = reword_match(organiser, alice, bob)
+    match = reword_match(make_fixture, alice, bob, seed=3)
     pages = [open_page(match_url(match), alice), open_page(match_url(match), bob)]
     spectator = open_page(match_url(match))
     for page in pages:
@@ -216,7 +178,7 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
         expect(page.locator("#your-rack button.tile")).to_have_count(7)
     expect(spectator.locator("#play-panel")).to_be_hidden()
 
-    made: dict[str, int] = {}  # the first turn of each sort of take made
+    made: dict[str, int] = {}  # the first turn of each sort of take-play: steal, swap, two
     refused_once = False
     for _ in range(MAX_TURNS):
         match.refresh_from_db()
@@ -256,20 +218,18 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
             assert match.turn_number == turn - 1
             refused_once = True
 
-        move: Play | TakePlay | Pass | None = None
-        if not game.board.is_empty:
-            for sort in ("steal", "swap"):
-                if sort not in made:
-                    move = best_take(game, seat, sort=sort)
-                    if move is not None:
-                        made[sort] = turn
-                        break
-        if move is None:
-            move = best_plain(game, seat) or Pass()
+        # The plan of the server's own Reword tests: plain plays, steals, swaps, two takes.
+        move = planned_move(game)
         make_move(page, move)
         expect(spectator.locator("#moves li")).to_have_count(turn)
         expect(other.locator("#moves li")).to_have_count(turn)
 
+        sort = None
+        if isinstance(move, TakePlay):
+            sort = "two" if len(move.takes) > 1 else move.takes[0].kind
+        first_of_its_sort = sort is not None and sort not in made
+        if first_of_its_sort:
+            made[sort] = turn  # type: ignore[index]
         if isinstance(move, TakePlay):
             # Everyone's move list says what was taken; the opponent's and the spectator's
             # boards mark the takes, and "Show again" shows them before the word.
@@ -281,6 +241,8 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
                 expect(watcher.locator("td.took")).to_have_count(2 * len(move.takes))
             expect(page.locator("td.took-now")).to_have_count(0)
             expect(page.locator("#your-rack button.took-now")).to_have_count(0)
+        if first_of_its_sort:
+            # The first of each sort: "Show again" makes the takes before laying the word.
             other.get_by_role("button", name=re.compile(r"^Show again:")).click()
             expect(other.locator("#status")).to_contain_text(f"again: {words}, then ")
             expect(other.locator("#match")).to_have_class(re.compile(r"showing-last"))
@@ -292,12 +254,13 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
     else:
         raise AssertionError(f"no end after {MAX_TURNS} turns")
 
-    assert set(made) == {"steal", "swap"}, made
+    assert set(made) == {"steal", "swap", "two"}, made
     assert refused_once, "no steal that breaks a word came up to be refused"
     assert_tiles_conserved(match)
     turns = {turn.number: turn for turn in match.turns.all()}
     for sort, number in made.items():
-        assert [take["take"] for take in turns[number].takes] == [sort]
+        kinds = [take["take"] for take in turns[number].takes]
+        assert len(kinds) == 2 if sort == "two" else kinds == [sort]
 
     # The end, as everyone's page shows it.
     scores = "\u2013".join(str(seat.score) for seat in match.seats.order_by("position"))
@@ -306,17 +269,18 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
         expect(page.locator("#turn-line")).to_contain_text(scores)
 
     # The replay of each take-play marks its takes, and its move line names them.
-    for sort, number in sorted(made.items(), key=lambda item: item[1]):
+    for number in sorted(made.values()):
         spectator.goto(f"{match_url(match)}?turn={number}")
         expect(spectator.locator("#replay-banner")).to_contain_text(f"after move {number} of")
         take = turns[number].takes[0]
         target = cell(spectator, square(take["row"], take["col"]))
         expect(target).to_have_class(TOOK)
-        verb = "stolen from" if sort == "steal" else "swapped"
+        verb = "its tile stolen" if take["take"] == "steal" else "swapped"
         expect(target).to_have_attribute("aria-label", re.compile(f"{verb} in the last play$"))
         expect(spectator.locator(f'#moves li[value="{number}"]')).to_contain_text(
-            "stole" if sort == "steal" else "swapped"
+            "stole" if take["take"] == "steal" else "swapped"
         )
+        expect(spectator.locator("td.took")).to_have_count(2 * len(turns[number].takes))
 
 
 # ------------------------------------------------------------------ against the computer
@@ -363,7 +327,7 @@ def test_a_member_plays_a_whole_reword_game_against_the_computer(
         # Her first take-play as soon as there is one; else her best move from her own view.
         move: Any = None
         if "take_play" not in hers and not game.board.is_empty:
-            move = best_take(game, 0)
+            move = a_take_play(game, 0)
         if move is None:
             view = visibility.match_view(
                 services.look_at_match(user=alice, match_id=match.id, key=None)
@@ -398,9 +362,9 @@ def test_a_member_plays_a_whole_reword_game_against_the_computer(
 
 
 def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
-    open_page, organiser: Member, alice: Member, bob: Member
+    open_page, make_fixture, alice: Member, bob: Member
 ) -> None:
-    match = reword_match(organiser, alice, bob)
+    match = reword_match(make_fixture, alice, bob, seed=1)
     game = game_of(match)
     plays = legal_plays(
         game.board, game.racks[0], ruleset=game.ruleset, graph=word_graph(lexicon())
@@ -512,7 +476,7 @@ def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
     assert match.turn_number == 1
 
     # A whole take-play by keyboard alone: the steal, then each tile typed and placed.
-    move = best_take(game_of(match), 1, sort="steal")
+    move = a_take_play(game_of(match), 1, sort="steal")
     assert move is not None
     steal = move.takes[0]
     cell(page, "A1").click()  # an empty square: the board has the focus, nothing changes
