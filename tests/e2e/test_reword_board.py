@@ -228,8 +228,8 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
         if isinstance(move, TakePlay):
             sort = "two" if len(move.takes) > 1 else move.takes[0].kind
         first_of_its_sort = sort is not None and sort not in made
-        if first_of_its_sort:
-            made[sort] = turn  # type: ignore[index]
+        if sort is not None and first_of_its_sort:
+            made[sort] = turn
         if isinstance(move, TakePlay):
             # Everyone's move list says what was taken; the opponent's and the spectator's
             # boards mark the takes, and "Show again" shows them before the word.
