@@ -203,13 +203,8 @@ function start(root) {
     return board.map((line) => line.join(""));
   }
 
-  // The face a swap put down, from the news (placed_blank once the server says so; else the
-  // square's case on the board after the move says whether it was a blank).
-  function placedChar(take, board) {
-    if (take.placed_blank !== undefined) return boardChar(take.placed, take.placed_blank);
-    const now = board ? board[take.row][take.col] : ".";
-    return now !== "." && now.toUpperCase() === take.placed.toUpperCase() ? now : take.placed.toUpperCase();
-  }
+  // The face a swap put down, as the news has it (TakeView: placed, placed_blank).
+  const placedChar = (take) => boardChar(take.placed, take.placed_blank);
 
   // Reword: the marks of a play's swaps and steals, square index -> {shade, what}, one shade per
   // take: a swap's square and the tile it took where the play put it; a steal's square (empty
@@ -1129,7 +1124,7 @@ function start(root) {
     const name = squareName(take.row, take.col);
     const taken = faceText(boardChar(take.letter, take.blank));
     if (take.take === "steal") return `stole ${taken} from ${name}`;
-    return `swapped ${faceText(placedChar(take, state.live && state.live.board))} for ${taken} on ${name}`;
+    return `swapped ${faceText(placedChar(take))} for ${taken} on ${name}`;
   }
 
   function showLastPlay() {
@@ -1146,7 +1141,7 @@ function start(root) {
     for (const t of [...takes].reverse()) before[t.row][t.col] = boardChar(t.letter, t.blank);
     const steps = [
       ...takes.map((take) => ({
-        row: take.row, col: take.col, take, char: take.take === "swap" ? placedChar(take, live.board) : ".",
+        row: take.row, col: take.col, take, char: take.take === "swap" ? placedChar(take) : ".",
       })),
       ...tiles.map((tile) => ({ row: tile.row, col: tile.col, tile, char: boardChar(tile.letter, tile.blank) })),
     ];
