@@ -10,9 +10,11 @@ whole Reword practice game against the computer (a real Celery worker answers).
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,6 +33,7 @@ from matches.models import Match
 from practice.opponent import computer_move
 from tests.e2e.browser import expect
 from tests.e2e.test_board import (
+    ROOT,
     cell,
     give_a_blank,
     match_url,
@@ -362,7 +365,7 @@ def test_a_member_plays_a_whole_reword_game_against_the_computer(
 
 
 def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
-    open_page, make_fixture, alice: Member, bob: Member
+    open_page, make_fixture, alice: Member, bob: Member, tmp_path: Path
 ) -> None:
     match = reword_match(make_fixture, alice, bob, seed=1)
     game = game_of(match)
@@ -459,6 +462,12 @@ def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
         cell(page, name).click()
         expect(cell(page, name)).to_have_class(TOOK_NOW)
     expect(taken).to_have_count(4)
+    # The picture of four takes, one shade each (docs/screenshots with SAVE_SCREENSHOTS=1).
+    out = ROOT / "docs" / "screenshots" if os.environ.get("SAVE_SCREENSHOTS") else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=out / "board-reword.png")
+    assert (out / "board-reword.png").stat().st_size > 10_000
     any_own_tile(page).click()
     cell(page, squares[0]).click()
     expect(page.locator("#hint")).to_have_text("You can swap or steal at most 4 tiles in a turn.")
