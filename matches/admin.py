@@ -138,6 +138,7 @@ class TurnAdmin(ReadOnlyAdmin):
         "position",
         "kind",
         "placement",
+        "takes",
         "swap_count",
         "words",
         "score",

@@ -11,9 +11,6 @@ from engine import CHALLENGE_RULES, get_ruleset
 from matches.models import Match, Seat, Tournament
 from matches.services.errors import InvalidFixture
 
-#: Reword checks every word as it is played (a take-play cannot be withdrawn): no challenges.
-NO_CHALLENGES_WITH_TAKES = "The {ruleset} ruleset checks every word as it is played: no challenges."
-
 #: The longest name a match keeps (a longer one is cut).
 NAME_LENGTH = 120
 
@@ -51,7 +48,9 @@ def create_match(
     if challenge_rule not in CHALLENGE_RULES:
         raise InvalidFixture(f"No challenge rule is called {challenge_rule!r}.")
     if rules.swap_and_steal and challenge_rule != "void":
-        raise InvalidFixture(NO_CHALLENGES_WITH_TAKES.format(ruleset=rules.name))
+        raise InvalidFixture(
+            f"The {rules.name} ruleset checks every word as it is played: no challenges."
+        )
     if challenge_window is not None and challenge_window <= timedelta(0):
         raise InvalidFixture("The challenge window must be positive.")
     if finish_line is not None and finish_line < 1:

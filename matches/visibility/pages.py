@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from engine import format_position, get_ruleset
 from matches.models import Match, OrganiserAction, Seat, Tournament, Turn
 from matches.places import TABLE
-from matches.schemas import BoardRules, FairnessRecord, FinalScore, MatchView, MoveView, SeatView
+from matches.schemas import (
+    BoardRules,
+    FairnessRecord,
+    FinalScore,
+    MatchView,
+    MoveView,
+    SeatView,
+    TakeView,
+)
 from matches.visibility.access import MatchAccess, can_rotate_key, is_club_member
 from matches.visibility.fairness import fairness_record
 from matches.visibility.grid import GridRow, board_grid
@@ -337,6 +345,17 @@ def move_position(move: MoveView) -> str:
     return format_position(first.row, first.col, across=len({t.row for t in move.tiles}) == 1)
 
 
+def take_text(take: TakeView) -> str:
+    """Reword: a take in words (``swapped Z for e at 8H``, ``stole S at 8K``); a blank's
+    letter in lower case, as the board writes it."""
+    square = format_position(take.row, take.col, across=True)
+    taken = take.letter.lower() if take.blank else take.letter
+    if take.take == "steal" or take.placed is None:
+        return f"stole {taken} at {square}"
+    placed = take.placed.lower() if take.placed_blank else take.placed
+    return f"swapped {placed} for {taken} at {square}"
+
+
 def move_lines(view: MatchView) -> list[MoveLine]:
     """The move list of a view, each move described in words."""
     names = {seat.position: seat.name or seat.label for seat in view.seats}
@@ -348,6 +367,8 @@ def move_lines(view: MatchView) -> list[MoveLine]:
         elif move.kind == Turn.Kind.PLAY:
             words = [word.tiles.upper() for word in move.words]
             what = f"played {', '.join(words) or 'tiles'} at {move_position(move)}"
+            if move.takes:  # Reword: the swaps and steals came first
+                what = f"{', '.join(take_text(take) for take in move.takes)}, then {what}"
             if move.challenge is not None and move.challenge.withdrawn:
                 what += ", withdrawn"
         elif move.kind == Turn.Kind.SWAP:

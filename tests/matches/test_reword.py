@@ -9,8 +9,10 @@ import json
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.test import Client
 
 from engine import Pass, PlacedTile, Play, StealTake, SwapTake, TakePlay, export_gcg
+from engine.board import format_position
 from engine.errors import (
     NotAnEndLetter,
     NoTileToTake,
@@ -32,6 +34,7 @@ from matches.live.protocol import parse_request
 from matches.models import CommitReceipt, Match, Seat, Turn
 from matches.records import move_of, new_game, replayed_game, replayed_steps, verify_bag
 from matches.schemas import PlayRequest, TakeView
+from matches.visibility.pages import move_lines
 from tests.matches.helpers import assert_tiles_conserved, commit_now, game_of, rack_of
 from tests.matches.reword_helpers import best_plain, best_take, planned_move, reword_match
 
@@ -106,6 +109,13 @@ def test_a_take_play_is_one_turn_public_as_takes_and_secret_as_to_the_rack(rewor
     after = game_of(reword)
     assert public.board == list(after.board.rows())
     assert public.rack is None
+    # the match page's move list says it in words, and the page shows it to a spectator
+    square = format_position(take.row, take.col, across=True)
+    taken = face.lower() if face.islower() else face
+    line = move_lines(public)[-1]
+    assert line.what.startswith(f"stole {taken} at {square}, then played ")
+    page = Client().get(f"/matches/{reword.id}/").content.decode()
+    assert f"stole {taken} at {square}, then played" in page
     assert_tiles_conserved(reword)
     assert match_problems(reword) == []
 
@@ -128,6 +138,11 @@ def test_a_swap_take_records_both_tiles_and_the_board_shows_the_rack_tile(reword
     assert board.cells[take.row * board.size + take.col] == take.placed.board_char
     view = visibility.match_view(services.look_at_match(user=bob, match_id=reword.id, key=None))
     assert view.board == list(board.rows())
+    square = format_position(take.row, take.col, across=True)
+    taken = face.lower() if face.islower() else face
+    assert move_lines(view)[-1].what.startswith(
+        f"swapped {take.placed.board_char} for {taken} at {square}, then played "
+    )
     assert_tiles_conserved(reword)
 
 

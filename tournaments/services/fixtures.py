@@ -22,7 +22,7 @@ from matches.services.common import (
     seated_members,
 )
 from matches.services.common import now as _now
-from matches.services.creation import NAME_LENGTH, NO_CHALLENGES_WITH_TAKES, create_match
+from matches.services.creation import NAME_LENGTH, create_match
 from matches.services.errors import InvalidFixture
 from matches.services.lifecycle import after_seating
 from matches.visibility.access import is_club_member
@@ -95,7 +95,9 @@ def check_table(
     if challenge_rule not in CHALLENGE_RULES:
         raise InvalidFixture(f"No challenge rule is called {challenge_rule!r}.")
     if rules.swap_and_steal and challenge_rule != "void":
-        raise InvalidFixture(NO_CHALLENGES_WITH_TAKES.format(ruleset=rules.name))
+        raise InvalidFixture(
+            f"The {rules.name} ruleset checks every word as it is played: no challenges."
+        )
     if challenge_window is not None and challenge_window <= timedelta(0):
         raise InvalidFixture(NOT_A_WINDOW)
     if finish_line is not None and finish_line < 1:
