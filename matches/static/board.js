@@ -1120,6 +1120,16 @@ function start(root) {
     return takeMarks({ tiles: shown.filter((step) => !step.take).map((step) => step.tile) }, takes);
   }
 
+  // A take as the move list says it (visibility/pages.py take_text): the square as a word's
+  // position across ("8K"), a blank's letter in lower case, as the board writes it.
+  function takeLine(take) {
+    const at = `${take.row + 1}${COLUMNS[take.col]}`;
+    const taken = boardChar(take.letter, take.blank);
+    if (take.take === "steal") return `stole ${taken} at ${at}`;
+    return `swapped ${placedChar(take)} for ${taken} at ${at}`;
+  }
+
+  // A take as Show again says it, square by square as the board names them.
   function takeText(take) {
     const name = squareName(take.row, take.col);
     const taken = faceText(boardChar(take.letter, take.blank));
@@ -1264,9 +1274,9 @@ function start(root) {
     if (move.kind === "play") {
       const words = move.words.map((w) => (w.tiles || w.word || "").toUpperCase());
       const at = move.words[0] && move.words[0].position ? ` at ${move.words[0].position}` : "";
-      // Reword: the swaps and steals the play was made with, after it.
-      const takes = move.takes && move.takes.length ? ` (${move.takes.map(takeText).join(", ")})` : "";
-      return `played ${words.join(", ")}${at} for ${move.score}${takes}${withdrawn(move) ? ", withdrawn" : ""}`;
+      // Reword: the swaps and steals came first (as the server's move list says them).
+      const takes = move.takes && move.takes.length ? `${move.takes.map(takeLine).join(", ")}, then ` : "";
+      return `${takes}played ${words.join(", ")}${at} for ${move.score}${withdrawn(move) ? ", withdrawn" : ""}`;
     }
     if (move.kind === "swap") return swapped ? `swapped ${spell(swapped)}` : `swapped ${plural(move.swap_count, "tile")}`;
     return "passed";

@@ -30,6 +30,8 @@ from engine.wordgraph import word_graph
 from lexicon.lexicon import get_lexicon
 from matches import services, visibility
 from matches.models import Match
+from matches.schemas import TakeView
+from matches.visibility.pages import take_text
 from practice.opponent import computer_move
 from tests.e2e.browser import expect
 from tests.e2e.test_board import (
@@ -151,8 +153,24 @@ def make_move(page: Page, move: Play | TakePlay | Swap | Pass) -> None:
         page.get_by_role("button", name="Yes, pass").click()
 
 
+def take_view(take: StealTake | SwapTake, game: Game) -> TakeView:
+    """The news's view of a take made on ``game``'s board (what MoveView.takes carries)."""
+    face = game.board.cells[take.row * game.board.size + take.col]
+    assert face is not None
+    swap = isinstance(take, SwapTake)
+    return TakeView(
+        take="swap" if swap else "steal",
+        row=take.row,
+        col=take.col,
+        letter=face.upper(),
+        blank=face.islower(),
+        placed=take.letter if isinstance(take, SwapTake) else None,
+        placed_blank=take.blank if isinstance(take, SwapTake) else False,
+    )
+
+
 def take_words(move: TakePlay, game: Game) -> str:
-    """The page's words for a take-play's takes (board.js ``takeText``)."""
+    """How "Show again" says a take-play's takes (board.js ``takeText``)."""
     parts = []
     for take in move.takes:
         name = square(take.row, take.col)
@@ -237,7 +255,10 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
             # Everyone's move list says what was taken; the opponent's and the spectator's
             # boards mark the takes, and "Show again" shows them before the word.
             words = take_words(move, game)
-            expect(spectator.locator("#moves li").nth(turn - 1)).to_contain_text(f"({words})")
+            line = ", ".join(take_text(take_view(take, game)) for take in move.takes)
+            expect(spectator.locator("#moves li").nth(turn - 1)).to_contain_text(
+                f"{line}, then played"
+            )
             for watcher in (other, spectator):
                 for take in move.takes:
                     expect(cell(watcher, square(take.row, take.col))).to_have_class(TOOK)
@@ -338,9 +359,9 @@ def test_a_member_plays_a_whole_reword_game_against_the_computer(
             move = computer_move(view, level="hard", rng=rng).move.move
         make_move(page, move)
         hers.append(move.kind)
-        verb = {"swap": "swapped", "pass": "passed"}.get(move.kind, "played")
+        verb = {"swap": "swapped", "pass": "passed", "take_play": ""}.get(move.kind, "played")
         expect(page.locator("#moves li").nth(match.turn_number)).to_contain_text(
-            f"alice (First) {verb}"
+            f"alice (First) {verb}" if verb else ", then played"
         )
     else:
         raise AssertionError(f"no end after {MAX_TURNS} of her turns")
