@@ -79,6 +79,10 @@ function start(root) {
     rack: [], // own tiles in display order: {id, letter}; "?" is a blank
     rackTurn: -1, // the turn the rack belongs to, so an older rack never replaces a newer one
     staged: [], // tiles on the board, not yet sent: {tileId, row, col, letter, blank}
+    // Reword (rules.takes_allowed): this turn's swaps and steals, in order, not yet sent:
+    // {kind: "swap"|"steal", row, col, face (the board tile as it showed: lower case for a
+    // blank), takenId (its tile now on the rack), and for a swap rackId and placed {letter, blank}}
+    takes: [],
     picked: null, // id of the rack tile picked up
     mode: "play", // "play", "swap" (choosing tiles) or "pass" (confirming)
     swapPicks: new Set(),
@@ -102,6 +106,18 @@ function start(root) {
   const stagedAt = (row, col) => state.staged.find((s) => s.row === row && s.col === col);
   const tileById = (id) => state.rack.find((t) => t.id === id);
   const isStaged = (id) => state.staged.some((s) => s.tileId === id);
+  // Reword: swaps and steals from the board (RULES.md 20), at most MAX_TAKES a turn.
+  const MAX_TAKES = 4;
+  const takesAllowed = () => !!rules.takes_allowed;
+  const takeAt = (row, col) => state.takes.find((t) => t.row === row && t.col === col);
+  const blockedAt = (row, col) => state.takes.some((t) => t.kind === "steal" && t.row === row && t.col === col);
+  // A rack tile put down on the board by a swap this turn: off the rack until the swap is undone.
+  const isSwappedDown = (id) => state.takes.some((t) => t.rackId === id);
+  const takeOf = (tileId) => state.takes.find((t) => t.takenId === tileId);
+  const building = () => state.staged.length > 0 || state.takes.length > 0;
+  // A board character: capital for a letter tile, lower case for a blank standing as a letter.
+  const boardChar = (letter, blank) => (blank ? letter.toLowerCase() : letter.toUpperCase());
+  const faceText = (char) => (char === char.toUpperCase() ? char : `a blank (${char.toUpperCase()})`);
   const seatName = (seat) => seat.name || seat.label;
   // A play whose tiles are not on the board: withdrawn after a challenge; a turn lost to one.
   const withdrawn = (move) => !!(move.challenge && move.challenge.withdrawn);
@@ -174,22 +190,65 @@ function start(root) {
 
   function lastPlay(snapshot) {
     // The squares of the most recent play, outlined so the newest word is easy to find.
-    for (let i = snapshot.moves.length - 1; i >= 0; i--) {
-      const move = snapshot.moves[i];
-      if (onBoard(move)) return new Set(move.tiles.map((t) => t.row * SIZE + t.col));
+    const move = lastPlayMove(snapshot);
+    return new Set(move ? move.tiles.map((t) => t.row * SIZE + t.col) : []);
+  }
+
+  // Reword: the board as this turn's swaps and steals leave it (a stolen square empty).
+  function stagingBoard() {
+    const board = state.live.board.map((line) => [...line]);
+    for (const take of state.takes) {
+      board[take.row][take.col] = take.kind === "swap" ? boardChar(take.placed.letter, take.placed.blank) : ".";
     }
-    return new Set();
+    return board.map((line) => line.join(""));
+  }
+
+  // The face a swap put down, as the news has it (TakeView: placed, placed_blank).
+  const placedChar = (take) => boardChar(take.placed, take.placed_blank);
+
+  // Reword: the marks of a play's swaps and steals, square index -> {shade, what}, one shade per
+  // take: a swap's square and the tile it took where the play put it; a steal's square (empty
+  // after it) and the stolen tile where it was played. ``takes`` as MoveView has them.
+  function takeMarks(move, takes) {
+    const marks = new Map();
+    const tiles = [...move.tiles];
+    takes.forEach((take, shade) => {
+      const letter = take.letter.toUpperCase();
+      const swap = take.take === "swap";
+      marks.set(take.row * SIZE + take.col, { shade, what: swap ? "swapped" : "its tile stolen" });
+      const at = tiles.findIndex((t) => t && t.letter.toUpperCase() === letter && !!t.blank === !!take.blank);
+      const played = at >= 0 ? tiles[at] : tiles.find((t) => t && t.blank && take.blank);
+      if (!played) return;
+      tiles[tiles.indexOf(played)] = null;
+      marks.set(played.row * SIZE + played.col, { shade, what: swap ? "taken by a swap" : "stolen" });
+    });
+    return marks;
+  }
+
+  // This turn's takes, marked the same way (a staged taken tile where it is staged).
+  function currentMarks() {
+    const marks = new Map();
+    state.takes.forEach((take, shade) => {
+      marks.set(take.row * SIZE + take.col, { shade, what: take.kind === "swap" ? "swapped" : "its tile stolen" });
+      const staged = state.staged.find((s) => s.tileId === take.takenId);
+      if (staged) marks.set(staged.row * SIZE + staged.col, { shade, what: "taken" });
+    });
+    return marks;
   }
 
   function renderBoard() {
     const shown = view();
     if (!shown) return;
-    // While the last play is shown again: the board before it, with its tiles so far.
+    // While the last play is shown again: the board before it, with its steps so far.
     const showing = state.replay ? null : state.showing;
-    const board = showing ? showingBoard(showing) : shown.board;
+    const staging = !state.replay && !showing && !!state.live;
+    const board = showing ? showingBoard(showing) : staging ? stagingBoard() : shown.board;
     const last = showing ? showingSquares(showing) : lastPlay(shown);
-    const newest = showing && showing.shown ? showing.tiles[showing.shown - 1] : null;
-    const staging = !state.replay && !showing;
+    const newest = showing && showing.shown ? showing.steps[showing.shown - 1] : null;
+    // Past swaps and steals (the last play's), and this turn's own over them.
+    const lastMove = showing ? null : lastPlayMove(shown);
+    const past = showing ? showingMarks(showing) : lastMove ? takeMarks(lastMove, lastMove.takes || []) : new Map();
+    const mine = staging ? currentMarks() : new Map();
     for (let row = 0; row < SIZE; row++) {
       for (let col = 0; col < SIZE; col++) {
         const td = cells[row][col];
@@ -198,30 +257,48 @@ function start(root) {
         const star = row === CENTRE && col === CENTRE;
         const staged = staging ? stagedAt(row, col) : null;
         const name = squareName(row, col);
+        const index = row * SIZE + col;
         const classes = ["sq"];
         let label;
         td.replaceChildren();
+        delete td.dataset.shade;
+        // A square swapped this turn holds the new tile, not the last move's.
+        const isLast = last.has(index) && !(staging && takeAt(row, col));
         if (char !== ".") {
           const letter = char.toUpperCase();
           const blank = char !== letter;
           classes.push("tile");
           if (blank) classes.push("blank");
-          if (last.has(row * SIZE + col)) classes.push("last");
+          if (isLast) classes.push("last");
           if (newest && newest.row === row && newest.col === col) classes.push("appearing");
           td.append(make("span", { class: "letter", text: letter }));
           if (!blank) td.append(make("span", { class: "value", text: valueOf(letter) }));
-          label = `${name}, ${letter}${blank ? ", blank" : ""}${last.has(row * SIZE + col) ? ", last move" : ""}`;
+          label = `${name}, ${letter}${blank ? ", blank" : ""}${isLast ? ", last move" : ""}`;
         } else if (staged) {
           classes.push("tile", "staged");
           if (staged.blank) classes.push("blank");
           td.append(make("span", { class: "letter", text: staged.letter }));
           if (!staged.blank) td.append(make("span", { class: "value", text: valueOf(staged.letter) }));
           label = `${name}, ${staged.letter}${staged.blank ? ", blank" : ""}, your tile, not yet played`;
+        } else if (staging && blockedAt(row, col)) {
+          classes.push("blocked");
+          td.append(make("span", { class: "block-mark", "aria-hidden": "true", text: "✕" }));
+          label = `${name}, empty, blocked: you stole from it this turn`;
         } else {
           if (premium) classes.push(premium.css);
           if (star) classes.push("star");
           td.textContent = star ? "★" : premium ? premium.label : "";
           label = `${name}, ${premium ? `${premium.name}, ` : ""}empty`;
+        }
+        // Reword's marks: this turn's takes (until played), else the last play's.
+        const mark = mine.get(index) || past.get(index);
+        if (mark) {
+          classes.push(mine.has(index) ? "took-now" : "took");
+          td.dataset.shade = mark.shade;
+          // (A square stolen from this turn has said so already.)
+          if (!classes.includes("blocked")) {
+            label += mine.has(index) ? `, ${mark.what} this turn` : `, ${mark.what} in the last play`;
+          }
         }
         td.className = classes.join(" ");
         td.setAttribute("aria-label", label);
@@ -247,23 +324,32 @@ function start(root) {
   function setRack(letters, turn) {
     if (turn < state.rackTurn) return;
     state.rackTurn = turn;
-    const same = state.rack.length === letters.length
-      && state.rack.map((t) => t.letter).sort().join("") === [...letters].sort().join("");
+    // The rack's own tiles (a tile taken from the board this turn is not yet the rack's).
+    const own = state.rack.filter((t) => !t.taken);
+    const same = own.length === letters.length
+      && own.map((t) => t.letter).sort().join("") === [...letters].sort().join("");
     if (same) return; // keep the player's order and what they staged
     state.rack = letters.map((letter) => ({ id: `t${++tileSeq}`, letter }));
     sendTilesBack();
     state.swapPicks.clear();
   }
 
+  function pickedText(tile) {
+    const what = tile.letter === "?" ? "a blank" : tile.letter;
+    if (!takesAllowed()) return `Picked ${what}. Now choose a square.`;
+    if (tile.taken) return `Picked ${what}, taken from the board. Now choose an empty square.`;
+    return `Picked ${what}. Now choose a square, or a tile on the board to swap it for.`;
+  }
+
   function pick(tileId) {
     state.picked = state.picked === tileId ? null : tileId;
     const tile = tileById(state.picked);
-    hint(tile ? `Picked ${tile.letter === "?" ? "a blank" : tile.letter}. Now choose a square.` : "");
+    hint(tile ? pickedText(tile) : "");
     render();
   }
 
   function pickByLetter(letter) {
-    const free = state.rack.filter((t) => !isStaged(t.id) && t.letter === letter);
+    const free = state.rack.filter((t) => !isStaged(t.id) && !isSwappedDown(t.id) && t.letter === letter);
     if (!free.length) {
       hint(letter === "?" ? "You have no blank." : `You have no ${letter}.`);
       return false;
@@ -271,7 +357,7 @@ function start(root) {
     // Typing the same letter again moves on to the next tile with it.
     const at = free.findIndex((t) => t.id === state.picked);
     state.picked = free[(at + 1) % free.length].id;
-    hint(`Picked ${letter === "?" ? "a blank" : letter}. Now choose a square.`);
+    hint(pickedText(tileById(state.picked)));
     render();
     return true;
   }
@@ -279,7 +365,11 @@ function start(root) {
   async function place(row, col) {
     const tile = tileById(state.picked);
     if (!tile) return false;
-    if (view().board[row][col] !== "." || stagedAt(row, col)) {
+    if (blockedAt(row, col)) {
+      hint(`${squareName(row, col)} is blocked: you stole from it this turn.`);
+      return false;
+    }
+    if (stagingBoard()[row][col] !== "." || stagedAt(row, col)) {
       hint("That square is already taken.");
       return false;
     }
@@ -309,11 +399,124 @@ function start(root) {
   function recallAll() {
     state.staged = [];
     state.picked = null;
+    undoTakes(0);
+  }
+
+  // ---- Reword: swap a rack tile for a board tile, steal a word's end letter (RULES.md 20).
+  // Each take is kept here until the play is sent with them; the server checks the words
+  // they leave (a refusal says which) and the board goes back to the position.
+
+  // The words through a square of ``board``, across then down: runs of 2+ squares as indices.
+  function runsThrough(board, row, col) {
+    const runs = [];
+    for (const [dr, dc] of [[0, 1], [1, 0]]) {
+      let r0 = row;
+      let c0 = col;
+      while (r0 - dr >= 0 && c0 - dc >= 0 && board[r0 - dr][c0 - dc] !== ".") { r0 -= dr; c0 -= dc; }
+      const run = [];
+      for (let r = r0, c = c0; r < SIZE && c < SIZE && board[r][c] !== "."; r += dr, c += dc) run.push([r, c]);
+      if (run.length > 1) runs.push(run);
+    }
+    return runs;
+  }
+
+  // Why a steal from this square cannot be, by shape alone (the engine's words), or null.
+  function stealRefusal(board, row, col) {
+    const runs = runsThrough(board, row, col);
+    if (!runs.length) return "You can only steal the first or last letter of a word.";
+    if (runs.some((run) => run.length === 2)) return "You can only steal from a word of three letters or more.";
+    const end = (run) => [run[0], run[run.length - 1]].some(([r, c]) => r === row && c === col);
+    if (!runs.every(end)) return "You can only steal the first or last letter of a word.";
+    return null;
+  }
+
+  function takeRefusal(row, col) {
+    if (state.takes.length >= MAX_TAKES) return `You can swap or steal at most ${MAX_TAKES} tiles in a turn.`;
+    if (takeAt(row, col)) return "You have already swapped or stolen on that square this turn.";
+    return null;
+  }
+
+  // The taken tile joins the rack (a blank unlettered), marked until it is played.
+  function addTaken(face, after) {
+    const id = `t${++tileSeq}`;
+    const tile = { id, letter: face === face.toUpperCase() ? face : "?", taken: true };
+    const at = after ? state.rack.findIndex((t) => t.id === after) : -1;
+    if (at >= 0) state.rack.splice(at + 1, 0, tile);
+    else state.rack.push(tile);
+    return id;
+  }
+
+  function stealFrom(row, col) {
+    const board = stagingBoard();
+    const refusal = takeRefusal(row, col) || stealRefusal(board, row, col);
+    if (refusal) {
+      hint(refusal);
+      return false;
+    }
+    const face = board[row][col];
+    state.takes.push({ kind: "steal", row, col, face, takenId: addTaken(face) });
+    const name = squareName(row, col);
+    hint(`You stole ${faceText(face)} from ${name}: play it this turn. ${name} is blocked until then.`);
+    render();
+    return true;
+  }
+
+  async function swapOn(row, col) {
+    const tile = tileById(state.picked);
+    if (!tile) return false;
+    if (tile.taken) {
+      hint("A tile you took from the board this turn can only be played: choose an empty square.");
+      return false;
+    }
+    const refusal = takeRefusal(row, col);
+    if (refusal) {
+      hint(refusal);
+      return false;
+    }
+    const face = stagingBoard()[row][col];
+    let letter = tile.letter;
+    if (letter === "?") {
+      letter = await askBlankLetter();
+      if (!letter) {
+        state.picked = null;
+        render();
+        hint("The blank is back on your rack.");
+        return false;
+      }
+    }
+    const placed = { letter, blank: tile.letter === "?" };
+    state.takes.push({ kind: "swap", row, col, face, rackId: tile.id, placed, takenId: addTaken(face, tile.id) });
+    state.picked = null;
+    hint(`You swapped ${placed.blank ? `a blank (${letter})` : letter} for ${faceText(face)} on `
+      + `${squareName(row, col)}: play ${faceText(face)} this turn.`);
+    render();
+    return true;
+  }
+
+  // Undo the take at ``from`` and every later one (they were made on the board it left): the
+  // taken tiles leave the rack (and the board, if staged), a swapped tile comes back.
+  function undoTakes(from) {
+    const undone = state.takes.slice(from);
+    if (!undone.length) return false;
+    const taken = new Set(undone.map((t) => t.takenId));
+    state.takes = state.takes.slice(0, from);
+    state.staged = state.staged.filter((s) => !taken.has(s.tileId));
+    state.rack = state.rack.filter((t) => !taken.has(t.id));
+    if (taken.has(state.picked)) state.picked = null;
+    return true;
+  }
+
+  function undoTake(take) {
+    const count = state.takes.length - state.takes.indexOf(take);
+    undoTakes(state.takes.indexOf(take));
+    hint(count > 1 ? `Undone: that take and the ${plural(count - 1, "take")} after it.`
+      : `Undone: ${take.kind === "swap" ? "the swap" : "the steal"} on ${squareName(take.row, take.col)}.`);
+    render();
   }
 
   function sendTilesBack() {
     // Tiles on the board (or in hand) go back to the rack, and the hint stops describing them.
-    const any = state.staged.length > 0 || state.picked !== null;
+    const any = building() || state.picked !== null;
     recallAll();
     if (any) hint("Your tiles are back on the rack.");
     return any;
@@ -349,7 +552,8 @@ function start(root) {
     const [dr, dc] = down ? [1, 0] : [0, 1];
     let r = row + dr;
     let c = col + dc;
-    while (r < SIZE && c < SIZE && (view().board[r][c] !== "." || stagedAt(r, c))) {
+    const board = stagingBoard();
+    while (r < SIZE && c < SIZE && (board[r][c] !== "." || stagedAt(r, c) || blockedAt(r, c))) {
       r += dr;
       c += dc;
     }
@@ -391,11 +595,18 @@ function start(root) {
       hint("Place some tiles on the board first.");
       return;
     }
-    request("play", {
+    const fields = {
       turn: state.live.turn_number,
       after: position(),
       tiles: state.staged.map((s) => ({ row: s.row, col: s.col, letter: s.letter, blank: s.blank })),
-    });
+    };
+    // Reword: the swaps and steals, in the order made (docs/PROTOCOL.md, a play's takes).
+    if (state.takes.length) {
+      fields.takes = state.takes.map((t) => (t.kind === "swap"
+        ? { take: "swap", row: t.row, col: t.col, letter: t.placed.letter, blank: t.placed.blank }
+        : { take: "steal", row: t.row, col: t.col }));
+    }
+    request("play", fields);
   }
 
   function confirmSwap() {
@@ -426,7 +637,7 @@ function start(root) {
       signInAgain();
       return;
     }
-    if (before && state.staged.length && before.board.join() !== snapshot.board.join()) {
+    if (before && building() && before.board.join() !== snapshot.board.join()) {
       sendTilesBack();
       say(STALE);
     }
@@ -450,6 +661,8 @@ function start(root) {
     }
     stopShowing(false); // a new move: the board shown is the live one again
     const board = live.board.map((line) => line.split(""));
+    // Reword: the swaps and steals first (in order), then the play's tiles.
+    for (const t of move.takes || []) board[t.row][t.col] = t.take === "swap" ? placedChar(t) : ".";
     for (const t of move.tiles) board[t.row][t.col] = t.blank ? t.letter.toLowerCase() : t.letter.toUpperCase();
     Object.assign(live, {
       board: board.map((line) => line.join("")),
@@ -469,7 +682,7 @@ function start(root) {
       state.mode = "play";
       state.swapPicks.clear();
       say(`You ${moveWhat(move)}, in another tab or window.`);
-    } else if (move.kind === "play" && state.staged.length) {
+    } else if (move.kind === "play" && building()) {
       // The board changed under the staged tiles: they go back to the rack.
       sendTilesBack();
       if (!mine) say(STALE);
@@ -489,7 +702,7 @@ function start(root) {
       return;
     }
     stopShowing(false);
-    if (state.staged.length && live.board.join() !== data.board.join()) sendTilesBack();
+    if (building() && live.board.join() !== data.board.join()) sendTilesBack();
     Object.assign(live, {
       board: data.board,
       moves: live.moves.map((m) => (m.number === move.number ? move : m)),
@@ -685,8 +898,10 @@ function start(root) {
   function signInAgain() {
     // Keep the tiles being built, so the same board after signing in shows them again.
     try {
-      if (state.staged.length && state.live) {
-        const tiles = state.staged.map((s) => ({ ...s, tile: tileById(s.tileId).letter }));
+      // A turn's swaps and steals are not kept (the tiles they took are not the rack's).
+      const own = state.staged.filter((s) => !takeOf(s.tileId));
+      if (own.length && state.live) {
+        const tiles = own.map((s) => ({ ...s, tile: tileById(s.tileId).letter }));
         sessionStorage.setItem(stashKey, JSON.stringify({ turn: state.live.turn_number, tiles }));
       }
     } catch (e) { /* storage blocked: the staged tiles are simply not kept */ }
@@ -887,15 +1102,40 @@ function start(root) {
 
   const playWords = (move) => move.words.map((w) => (w.tiles || w.word || "").toUpperCase()).join(", ");
 
+  // The board before the play, then its steps so far: Reword's swaps and steals (in order),
+  // then the play's tiles.
   function showingBoard(showing) {
     const board = showing.before.map((line) => [...line]);
-    for (const t of showing.tiles.slice(0, showing.shown)) {
-      board[t.row][t.col] = t.blank ? t.letter.toLowerCase() : t.letter.toUpperCase();
-    }
+    for (const step of showing.steps.slice(0, showing.shown)) board[step.row][step.col] = step.char;
     return board.map((line) => line.join(""));
   }
 
-  const showingSquares = (showing) => new Set(showing.tiles.slice(0, showing.shown).map((t) => t.row * SIZE + t.col));
+  const showingSquares = (showing) => new Set(showing.steps.slice(0, showing.shown)
+    .filter((step) => !step.take).map((t) => t.row * SIZE + t.col));
+
+  // The marks of the takes shown so far (and of the taken tiles once the play shows them).
+  function showingMarks(showing) {
+    const shown = showing.steps.slice(0, showing.shown);
+    const takes = shown.filter((step) => step.take).map((step) => step.take);
+    return takeMarks({ tiles: shown.filter((step) => !step.take).map((step) => step.tile) }, takes);
+  }
+
+  // A take as the move list says it (visibility/pages.py take_text): the square as a word's
+  // position across ("8K"), a blank's letter in lower case, as the board writes it.
+  function takeLine(take) {
+    const at = `${take.row + 1}${COLUMNS[take.col]}`;
+    const taken = boardChar(take.letter, take.blank);
+    if (take.take === "steal") return `stole ${taken} at ${at}`;
+    return `swapped ${placedChar(take)} for ${taken} at ${at}`;
+  }
+
+  // A take as Show again says it, square by square as the board names them.
+  function takeText(take) {
+    const name = squareName(take.row, take.col);
+    const taken = faceText(boardChar(take.letter, take.blank));
+    if (take.take === "steal") return `stole ${taken} from ${name}`;
+    return `swapped ${faceText(placedChar(take))} for ${taken} on ${name}`;
+  }
 
   function showLastPlay() {
     const live = state.live;
@@ -904,13 +1144,23 @@ function start(root) {
     stopShowing(false);
     // In reading order: along the word, as it is spelt.
     const tiles = [...move.tiles].sort((a, b) => a.row - b.row || a.col - b.col);
+    const takes = move.takes || [];
     const before = live.board.map((line) => [...line]);
     for (const t of tiles) before[t.row][t.col] = ".";
-    state.showing = { tiles, before: before.map((line) => line.join("")), shown: 0, timer: null };
+    // Reword: undo its swaps and steals, the last first, to the board the turn began on.
+    for (const t of [...takes].reverse()) before[t.row][t.col] = boardChar(t.letter, t.blank);
+    const steps = [
+      ...takes.map((take) => ({
+        row: take.row, col: take.col, take, char: take.take === "swap" ? placedChar(take) : ".",
+      })),
+      ...tiles.map((tile) => ({ row: tile.row, col: tile.col, tile, char: boardChar(tile.letter, tile.blank) })),
+    ];
+    state.showing = { steps, before: before.map((line) => line.join("")), shown: 0, timer: null };
     root.classList.add("showing-last");
     const seat = live.seats.find((s) => s.position === move.position);
-    const steps = tiles.map((t) => `${t.letter}${t.blank ? " (blank)" : ""} on ${squareName(t.row, t.col)}`);
-    say(`Showing ${seat ? seatName(seat) : ""}'s ${playWords(move)} again: ${steps.join(", ")}.`);
+    const spelt = tiles.map((t) => `${t.letter}${t.blank ? " (blank)" : ""} on ${squareName(t.row, t.col)}`);
+    const first = takes.length ? `${takes.map(takeText).join(", ")}, then ` : "";
+    say(`Showing ${seat ? seatName(seat) : ""}'s ${playWords(move)} again: ${first}${spelt.join(", ")}.`);
     render();
     state.showing.timer = setTimeout(stepShowing, SHOW_PAUSE_MS);
   }
@@ -920,7 +1170,7 @@ function start(root) {
     if (!showing) return;
     showing.shown += 1;
     renderBoard();
-    const done = showing.shown >= showing.tiles.length;
+    const done = showing.shown >= showing.steps.length;
     showing.timer = setTimeout(done ? () => stopShowing() : stepShowing, SHOW_STEP_MS * (done ? 2 : 1));
   }
 
@@ -995,7 +1245,8 @@ function start(root) {
     // counts shown stay (they would take the played tiles off twice, or not at all).
     const rackBehind = live.moves.some((m) => m.position === mine && m.number > state.rackTurn);
     if (!state.replay && seated() && (rackBehind || state.rackTurn > live.turn_number)) return;
-    const rack = state.replay ? state.replay.rack || [] : state.rack.map((t) => t.letter);
+    // The rack's own tiles: a tile taken this turn is still on the live board shown here.
+    const rack = state.replay ? state.replay.rack || [] : state.rack.filter((t) => !t.taken).map((t) => t.letter);
     const counts = tally(rack, tally(boardTiles(shown.board), { ...state.tileSet }, -1), -1);
     const tiles = TRACKER_ORDER.filter((tile) => counts[tile] > 0);
     const total = tiles.reduce((sum, tile) => sum + counts[tile], 0);
@@ -1023,7 +1274,9 @@ function start(root) {
     if (move.kind === "play") {
       const words = move.words.map((w) => (w.tiles || w.word || "").toUpperCase());
       const at = move.words[0] && move.words[0].position ? ` at ${move.words[0].position}` : "";
-      return `played ${words.join(", ")}${at} for ${move.score}${withdrawn(move) ? ", withdrawn" : ""}`;
+      // Reword: the swaps and steals came first (as the server's move list says them).
+      const takes = move.takes && move.takes.length ? `${move.takes.map(takeLine).join(", ")}, then ` : "";
+      return `${takes}played ${words.join(", ")}${at} for ${move.score}${withdrawn(move) ? ", withdrawn" : ""}`;
     }
     if (move.kind === "swap") return swapped ? `swapped ${spell(swapped)}` : `swapped ${plural(move.swap_count, "tile")}`;
     return "passed";
@@ -1356,17 +1609,22 @@ function start(root) {
     const swapping = state.mode === "swap";
     const list = make("ol", { class: "rack", id: "your-rack", "aria-label": "Your rack" });
     for (const tile of state.rack) {
+      if (isSwappedDown(tile.id)) continue; // on the board now; its taken tile follows it
       if (isStaged(tile.id)) {
         list.append(make("li", { class: "slot", "aria-hidden": "true" }));
         continue;
       }
       const blank = tile.letter === "?";
       const pressed = swapping ? state.swapPicks.has(tile.id) : state.picked === tile.id;
+      const take = tile.taken ? takeOf(tile.id) : null;
       const button = make("button", {
-        type: "button", class: `tile${blank ? " blank" : ""}`, "data-tile": tile.id,
+        type: "button", class: `tile${blank ? " blank" : ""}${take ? " took-now" : ""}`, "data-tile": tile.id,
+        "data-shade": take ? state.takes.indexOf(take) : null,
         "aria-pressed": String(pressed),
-        "aria-label": blank ? "blank, 0 points" : `${tile.letter}, ${plural(valueOf(tile.letter), "point")}`,
+        "aria-label": (blank ? "blank, 0 points" : `${tile.letter}, ${plural(valueOf(tile.letter), "point")}`)
+          + (take ? `, ${take.kind === "swap" ? "swapped" : "stolen"} from ${squareName(take.row, take.col)}: play it this turn` : ""),
         disabled: !!state.replay || live.status !== "live",
+        draggable: !state.replay && live.status === "live" && state.mode === "play" ? "true" : null,
       }, make("span", { class: "letter", text: blank ? "?" : tile.letter }),
       blank ? null : make("span", { class: "value", text: valueOf(tile.letter) }));
       list.append(make("li", {}, button));
@@ -1389,7 +1647,7 @@ function start(root) {
     el.controls.querySelector(".controls-pass").hidden = state.mode !== "pass";
     el.controls.querySelectorAll("[data-action=play], [data-action=swap-confirm], [data-action=pass-confirm]")
       .forEach((b) => { b.disabled = busy; });
-    el.controls.querySelector("[data-action=recall]").disabled = !state.staged.length;
+    el.controls.querySelector("[data-action=recall]").disabled = !building();
     const chosen = state.swapPicks.size;
     el.controls.querySelector("[data-action=swap-confirm]").textContent =
       chosen ? `Swap ${plural(chosen, "tile")}` : "Swap tiles";
@@ -1559,8 +1817,22 @@ function start(root) {
       unstage(staged);
       return;
     }
+    const take = takeAt(row, col);
+    const occupied = stagingBoard()[row][col] !== ".";
     if (state.picked === null) {
-      if (view().board[row][col] === ".") hint("Pick a tile from your rack first.");
+      // Reword: a swap's or a steal's square undoes it; a tile on the board is stolen.
+      if (take) undoTake(take);
+      else if (occupied && takesAllowed()) stealFrom(row, col);
+      else if (!occupied) hint("Pick a tile from your rack first.");
+      return;
+    }
+    if (take && take.kind === "swap") {
+      hint(takeRefusal(row, col)); // the fifth take, or the square taken from already
+      return;
+    }
+    if (occupied && takesAllowed() && !take) {
+      // A picked tile on a board tile: swap them.
+      if (await swapOn(row, col)) cells[row][col].focus();
       return;
     }
     if (staged) unstage(staged); // put the picked tile here instead
@@ -1587,12 +1859,48 @@ function start(root) {
     if (state.mode === "play") pick(id);
   });
 
+  // Dragging a rack tile onto a square does what picking it and clicking the square does:
+  // places it on an empty square, or (Reword) swaps it for the tile there.
+  el.rackSlot.addEventListener("dragstart", (event) => {
+    const button = event.target.closest("button[data-tile]");
+    if (!button || !canStage()) { event.preventDefault(); return; }
+    stopShowing(false);
+    state.picked = button.dataset.tile; // no redraw: it would end the drag
+    event.dataTransfer.setData("text/plain", button.dataset.tile);
+    event.dataTransfer.effectAllowed = "move";
+  });
+  el.board.addEventListener("dragover", (event) => {
+    if (state.picked !== null && event.target.closest("td.sq")) event.preventDefault();
+  });
+  el.board.addEventListener("drop", (event) => {
+    const td = event.target.closest("td.sq");
+    if (!td || state.picked === null) return;
+    event.preventDefault();
+    const row = Number(td.dataset.row);
+    const col = Number(td.dataset.col);
+    focusSquare(row, col);
+    onSquare(row, col, { advance: false });
+  });
+  el.rackSlot.addEventListener("dragend", (event) => {
+    // Dropped nowhere: the tile is put down again.
+    if (event.dataTransfer.dropEffect === "none" && state.picked !== null) {
+      state.picked = null;
+      render();
+    }
+  });
+
   el.controls.addEventListener("click", (event) => {
     const action = event.target.closest("button[data-action]")?.dataset.action;
     if (!action) return;
     stopShowing();
     if (action === "play") playWord();
-    else if (action === "recall") { recallAll(); hint("Your tiles are back on the rack."); render(); }
+    else if (action === "recall") {
+      const takes = state.takes.length;
+      recallAll();
+      hint(takes ? "Your swaps and steals are undone and your tiles are back on the rack."
+        : "Your tiles are back on the rack.");
+      render();
+    }
     else if (action === "shuffle") {
       for (let i = state.rack.length - 1; i > 0; i--) {
         const j = Math.floor(Math.random() * (i + 1));
@@ -1727,6 +2035,15 @@ function start(root) {
       const staged = here || state.staged[state.staged.length - 1];
       unstage(staged);
       if (onBoard) focusSquare(staged.row, staged.col);
+      return;
+    }
+    if ((event.key === "Backspace" || event.key === "Delete") && state.mode === "play" && state.takes.length) {
+      // Reword: with no tile staged, the take on the square (else the last take) is undone.
+      event.preventDefault();
+      const here = onBoard ? takeAt(state.focus.row, state.focus.col) : null;
+      const take = here || state.takes[state.takes.length - 1];
+      undoTake(take);
+      if (onBoard) focusSquare(take.row, take.col);
     }
   });
 
