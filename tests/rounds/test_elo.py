@@ -31,11 +31,13 @@ def test_a_whole_game_lost_to_gramma_ana_costs_16_and_her_cap_follows(make_membe
         assert rounds < 200
     ana = match.players.get(member__isnull=True)
     me = match.players.get(member=alice)
-    assert ana.total > 0 == me.total and (ana.place, me.place) == (1, 2)
+    assert ana.total > 0 == me.total
+    assert (ana.place, me.place) == (1, 2)
     assert elo_rating_of(alice.pk) == 1184
     change = EloChange.objects.get(rounds_match=match, member=alice)
     assert (change.outcome, change.rating_before, change.rating_after) == ("loss", 1200, 1184)
-    assert not Rating.objects.exists() and not RatingChange.objects.exists()  # apart
+    assert not Rating.objects.exists()
+    assert not RatingChange.objects.exists()
     # Her next game against alice follows alice's new rating: 1184 → cap 49.
     again = services.rounds_play_gramma_ana(member=alice, turn_time=TURN)
     assert again.gramma_rating == 1184
@@ -79,4 +81,5 @@ def test_an_unrated_game_moves_nothing(make_member) -> None:
                 rounds_match_id=match.pk, rated=False, places=((carol.pk, 1),), gramma_place=2
             )
         )
-    assert elo_rating_of(carol.pk) == 1200 and not EloChange.objects.exists()
+    assert elo_rating_of(carol.pk) == 1200
+    assert not EloChange.objects.exists()

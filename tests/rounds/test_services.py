@@ -32,7 +32,8 @@ def test_the_start_needs_two_players(make_member) -> None:
         services.rounds_start(match_id=match.pk, member=alice)
     assert refused.value.code == "not_enough_players"
     match.refresh_from_db()
-    assert match.status == RoundsMatch.Status.OPEN and match.game_state is None
+    assert match.status == RoundsMatch.Status.OPEN
+    assert match.game_state is None
 
 
 def test_only_the_host_starts_and_only_once(make_member) -> None:
@@ -69,9 +70,11 @@ def test_a_submission_after_the_players_own_time_is_refused(make_member) -> None
     with time_machine.travel(T0, tick=False):
         match = open_match(alice, bob)
         services.rounds_start_round(match_id=match.pk, member=alice, round_number=1)
-    with time_machine.travel(T0 + TURN + SECOND, tick=False):
-        with pytest.raises(services.RoundRefused) as refused:
-            services.rounds_submit(match_id=match.pk, member=alice, round_number=1, move=Pass())
+    with (
+        time_machine.travel(T0 + TURN + SECOND, tick=False),
+        pytest.raises(services.RoundRefused) as refused,
+    ):
+        services.rounds_submit(match_id=match.pk, member=alice, round_number=1, move=Pass())
     assert refused.value.code == "round_time_up"
     assert game(match).current.submissions == ()  # type: ignore[union-attr]
 
@@ -88,7 +91,8 @@ def test_the_round_closes_when_every_player_has_submitted(make_member) -> None:
     match.refresh_from_db()
     closed = record(match, 1)
     assert match.round_number == 2
-    assert closed.placed == 1 and [closed.status_of(p) for p in (0, 1)] == [PASSED, PLAYED]
+    assert closed.placed == 1
+    assert [closed.status_of(p) for p in (0, 1)] == [PASSED, PLAYED]
     assert closed.scores[1] > 0
     assert [p.total for p in match.players.order_by("position")] == list(closed.totals)
     assert game(match).board.rows() != tuple("." * 15 for _ in range(15))
@@ -113,7 +117,8 @@ def test_the_sweep_closes_a_round_at_its_deadline_and_the_absent_score_nothing(
         assert services.close_due_rounds() == [match.pk]
         assert services.close_due_rounds() == []  # safe to rerun
     closed = record(match, 1)
-    assert closed.status_of(2) == ABSENT and closed.scores[2] == 0
+    assert closed.status_of(2) == ABSENT
+    assert closed.scores[2] == 0
     assert closed.scores[0] == closed.scores[1] > 0  # both scored what they played
     match.refresh_from_db()
     assert match.round_number == 2
@@ -136,7 +141,8 @@ def test_a_started_player_whose_time_ran_out_finishes_the_round_with_nothing(
         assert services.close_due_rounds() == [match.pk]
     closed = record(match, 1)
     assert [closed.status_of(0), closed.status_of(1)] == [TIMED_OUT, PASSED]
-    assert closed.scores == (0, 0) and closed.placed is None
+    assert closed.scores == (0, 0)
+    assert closed.placed is None
 
 
 def test_a_tie_on_score_goes_to_the_faster_then_to_the_earlier(make_member) -> None:
@@ -175,7 +181,8 @@ def test_gramma_ana_plays_right_after_the_member_within_her_cap(make_member) -> 
     services.rounds_submit(match_id=match.pk, member=alice, round_number=1, move=Pass())
     closed = record(match, 1)  # she played at once: the round closed with her play
     ana = closed.submission_of(1)
-    assert ana is not None and ana.elapsed_ms >= 0
+    assert ana is not None
+    assert ana.elapsed_ms >= 0
     difficulty = word_difficulty(get_lexicon("enable", max_len=15))
     assert all(difficulty[w.word] <= cap_for_rating(1200) == 50 for w in ana.words)
     assert ClosedRound.objects.filter(match=match).count() == 1
