@@ -75,9 +75,9 @@ async def test_three_members_and_gramma_ana_play_a_whole_match_over_sockets(
     match = await db(open_match)(alice, bob, carol, gramma_ana=True)
     players = {alice: 0, bob: 2, carol: 3}  # Gramma Ana is 1: she joined with the host
     sockets: dict[Any, Socket] = {}
-    for member in players:
+    for member, position in players.items():
         sockets[member], snapshot = await connect(match.pk, member=member)
-        assert snapshot["your_position"] == players[member]
+        assert snapshot["your_position"] == position
         assert snapshot["your_round"] is None
     spectator, seen = await connect(match.pk, name="spectator")
     assert seen["your_position"] is None

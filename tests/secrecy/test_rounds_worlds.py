@@ -8,7 +8,8 @@ still, so ids and times are equal by construction; the one normalisation is the 
 commitment (the SHA-256 of the seed, public from the start on purpose), replaced by
 ``<bag-commitment>``; and a socket's frames are compared as its two streams, each in order
 (the answers to its own requests, the news of the match), since which of two frames sent at
-one moment arrives first is the transport's choice. Each pair also shows the worlds differ for someone allowed to see it.
+one moment arrives first is the transport's choice. Each pair also shows the worlds differ
+for someone allowed to see it.
 
 - **Bob's play**: alice passed, bob played (one world) or passed (the other), carol has not
   started: the round is open. Alice, carol, dave (a member watching) and a visitor see the
@@ -182,13 +183,13 @@ async def build(seed: str, *, bob_plays: bool, scene: str) -> World:
 
 PAIRS = {
     "bob's play": (
-        dict(seed=SEED_A, bob_plays=True),
-        dict(seed=SEED_A, bob_plays=False),
+        {"seed": SEED_A, "bob_plays": True},
+        {"seed": SEED_A, "bob_plays": False},
         {"bob"},
     ),
     "the tray, the bag and the seed": (
-        dict(seed=SEED_A, bob_plays=False),
-        dict(seed=SEED_B, bob_plays=False),
+        {"seed": SEED_A, "bob_plays": False},
+        {"seed": SEED_B, "bob_plays": False},
         {"alice"},
     ),
 }
