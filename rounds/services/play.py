@@ -33,6 +33,7 @@ from rounds.services.common import (
 from rounds.services.errors import NotLive, RoundRefused, StaleRound
 from rounds.services.lifecycle import _require_member
 
+
 @dataclass(frozen=True)
 class RoundStarted:
     """The caller's own round, now that they started it (their tray, their clock)."""
