@@ -187,3 +187,21 @@ def test_gramma_ana_plays_right_after_the_member_within_her_cap(make_member) -> 
     assert all(difficulty[w.word] <= cap_for_rating(1200) == 50 for w in ana.words)
     assert ClosedRound.objects.filter(match=match).count() == 1
     assert services.gramma_ana_play(match_id=match.pk, round_number=1) is False  # once
+
+
+def test_the_beat_task_is_scheduled_and_closes_what_is_due(make_member) -> None:
+    from rounds import tasks
+    from wordduel.celery import app
+
+    entry = app.conf.beat_schedule["rounds.close_due_rounds"]
+    assert entry["task"] == tasks.close_due_rounds.name == "rounds.close_due_rounds"
+    alice, bob = make_member("alice"), make_member("bob")
+    with time_machine.travel(T0, tick=False):
+        match = open_match(alice, bob)
+        services.rounds_start_round(match_id=match.pk, member=alice, round_number=1)
+    with time_machine.travel(T0 + timedelta(hours=24), tick=False):
+        assert tasks.close_due_rounds.apply(kwargs={"match_ids": [match.pk + 1]}).get() == []
+        assert tasks.close_due_rounds.apply(kwargs={"match_ids": [match.pk]}).get() == [match.pk]
+        assert tasks.close_due_rounds.apply().get() == []
+    first = record(match, 1)
+    assert [first.status_of(0), first.status_of(1)] == [TIMED_OUT, ABSENT]
