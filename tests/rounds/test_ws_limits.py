@@ -5,6 +5,7 @@ unknown match closes 4404."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -42,7 +43,7 @@ async def test_a_flood_is_refused_then_closed(make_member, connect, settings) ->
         if message["type"] == "websocket.close":
             assert message["code"] == 4429
             break
-        frame = __import__("json").loads(message["text"])
+        frame = json.loads(message["text"])
         codes.append(frame.get("code"))
     assert codes[:3] == ["stale_round"] * 3  # read: the service's refusal
     assert codes[3:] == ["rate_limited", "rate_limited"]  # then refused, then closed

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -81,7 +82,7 @@ def _setup(seed: str) -> tuple[int, dict[str, Member]]:
         round_time=timedelta(hours=24),
     )
     RoundsMatch.objects.filter(pk=match.pk).update(
-        bag_seed=seed, bag_commitment=__import__("hashlib").sha256(bytes.fromhex(seed)).hexdigest()
+        bag_seed=seed, bag_commitment=hashlib.sha256(bytes.fromhex(seed)).hexdigest()
     )
     for name in ("bob", "carol"):
         services.rounds_join(match_id=match.pk, member=members[name])
