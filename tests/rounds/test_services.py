@@ -136,8 +136,10 @@ def test_a_started_player_whose_time_ran_out_finishes_the_round_with_nothing(
         services.rounds_start_round(match_id=match.pk, member=bob, round_number=1)
         services.rounds_submit(match_id=match.pk, member=bob, round_number=1, move=Pass())
     match.refresh_from_db()
-    assert match.closes_at == T0 + TURN  # alice's own time ends then
+    assert match.closes_at == T0 + TURN + timedelta(milliseconds=1)  # alice's time is over
     with time_machine.travel(T0 + TURN, tick=False):
+        assert services.close_due_rounds() == []  # a submission now would still stand
+    with time_machine.travel(T0 + TURN + timedelta(milliseconds=1), tick=False):
         assert services.close_due_rounds() == [match.pk]
     closed = record(match, 1)
     assert [closed.status_of(0), closed.status_of(1)] == [TIMED_OUT, PASSED]
