@@ -400,6 +400,13 @@ def _deal_a_word_skill_round(cast: Cast, phase: str) -> None:
     for member in others:
         rounds.rounds_join(match_id=made.pk, member=member)
     rounds.rounds_start(match_id=made.pk, member=host)
+    # Sent here, in the members' order, as the other kinds are (not by the dispatch window's
+    # timer, whose moment would order the inbox differently from world to world); the
+    # window's own dispatch of them then finds them sent.
+    for notice in Notice.objects.filter(kind=Kind.READY, rounds_match_id=made.pk).order_by(
+        "member__username"
+    ):
+        delivery.dispatch_notice(key=notice.key)
 
 
 def _kinds_sent() -> set[str]:
