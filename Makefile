@@ -75,7 +75,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
-	DEBUG=1 $(BIN)/mypy common engine wordduel accounts lexicon matches tournaments ratings imports notifications practice analysis vacations challenges
+	DEBUG=1 $(BIN)/mypy common engine wordduel accounts lexicon matches tournaments ratings imports notifications practice analysis vacations challenges rounds
 
 # The fast loop: lint, types, and every test that needs neither a browser nor fault
 # injection, at the quick depth (fewer repetitions of the randomised ones), on both cores.

@@ -116,6 +116,28 @@ class MatchFinished(DomainEvent):
 
 
 @dataclass(frozen=True)
+class RoundDealt(DomainEvent):
+    """Round ``number`` of Word Skill rounds match ``rounds_match_id`` (its ``name``) was
+    dealt: each member in ``member_ids`` may start it now."""
+
+    rounds_match_id: int
+    name: str
+    number: int
+    member_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundsMatchEnded(DomainEvent):
+    """A Word Skill rounds match ended: each member's place (1: won; level totals share)."""
+
+    rounds_match_id: int
+    rated: bool
+    places: tuple[tuple[int, int], ...]
+    #: Whether Gramma Ana played, and her place.
+    gramma_place: int | None
+
+
+@dataclass(frozen=True)
 class FixtureScheduled(DomainEvent):
     """A match was scheduled with these members seated (a fixture, a challenge's match)."""
 

@@ -272,3 +272,11 @@ def publish_on_commit(events: list[Event]) -> None:
     """Send ``events`` after the current transaction commits (at once outside one)."""
     if events:
         transaction.on_commit(lambda: _send(list(events)), robust=True)
+
+
+def publish_to_groups_on_commit(messages: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """Send ``messages`` (a group and its message each: the news of another kind of game,
+    such as Word Skill rounds) after the current transaction commits, as
+    :func:`publish_on_commit` sends a match's (at once outside a transaction)."""
+    if messages:
+        transaction.on_commit(lambda: _publish(list(messages)), robust=True)

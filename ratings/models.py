@@ -109,3 +109,58 @@ class RatingChange(models.Model):
     @property
     def before(self) -> Glicko2:
         return Glicko2(self.rating_before, self.deviation_before, self.volatility_before)
+
+
+class EloRating(models.Model):
+    """A member's Word Skill Elo (ratings.elo): games against Gramma Ana only, kept apart
+    from the Glicko-2 ratings above. A member with no row stands at ``elo.START``."""
+
+    member = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="elo_rating"
+    )
+    rating = models.PositiveSmallIntegerField()
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rating__gte=800, rating__lte=2000), name="elo_rating_clamped"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} · Elo {self.rating}"
+
+
+class EloChange(models.Model):
+    """What one rated Word Skill game against Gramma Ana did to a member's Elo (once a game)."""
+
+    class Outcome(models.TextChoices):
+        WIN = "win", "Win"
+        LOSS = "loss", "Loss"
+        TIE = "tie", "Tie"
+
+    rounds_match = models.ForeignKey(
+        "rounds.RoundsMatch", on_delete=models.CASCADE, related_name="elo_changes"
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="elo_changes"
+    )
+    outcome = models.CharField(max_length=4, choices=Outcome.choices)
+    rating_before = models.PositiveSmallIntegerField()
+    rating_after = models.PositiveSmallIntegerField()
+    played_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["played_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["rounds_match", "member"], name="elo_change_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rounds_match_id} · {self.member} · {self.change:+d}"
+
+    @property
+    def change(self) -> int:
+        return self.rating_after - self.rating_before

@@ -6,8 +6,9 @@ its rating change commit together or not at all; ``apply_match_result`` is idemp
 
 from __future__ import annotations
 
-from common.events import MatchFinished, Phase, subscribe
+from common.events import MatchFinished, Phase, RoundsMatchEnded, subscribe
 from matches.models import Match, Seat
+from ratings.elo_ratings import rate_rounds_game
 from ratings.services import apply_match_result
 
 
@@ -23,3 +24,4 @@ def rate_the_result(event: MatchFinished) -> None:
 def subscribe_all() -> None:
     """Called once, from ``RatingsConfig.ready()``."""
     subscribe(MatchFinished, rate_the_result, phase=Phase.IN_TRANSACTION)
+    subscribe(RoundsMatchEnded, rate_rounds_game, phase=Phase.IN_TRANSACTION)

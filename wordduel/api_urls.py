@@ -13,6 +13,7 @@ from challenges.api import router as challenges_router
 from matches.api import api, refusal_response
 from matches.schemas import ApiError
 from matches.words import router as words_router
+from rounds.api import router as rounds_router
 from tournaments.api import leagues_router
 from tournaments.api import router as tournaments_router
 from tournaments.organise_api import router as organise_router
@@ -22,6 +23,7 @@ api.add_router("/organise", organise_router)
 api.add_router("/tournaments", tournaments_router)
 api.add_router("/leagues", leagues_router)
 api.add_router("/challenges", challenges_router)
+api.add_router("/rounds", rounds_router)
 
 
 def api_root(request: HttpRequest) -> HttpResponse:

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "analysis",
     "vacations",
     "challenges",
+    "rounds",
 ]
 
 MIDDLEWARE = [
@@ -434,6 +435,13 @@ CELERY_BEAT_SCHEDULE = {
         "close_challenge_windows",
         "forfeit_stalled_matches",
     )
+}
+# Word Skill rounds (rounds/tasks.py): the rounds whose players have all finished, or whose
+# deadline passed, close on the clock sweep's beat.
+CELERY_BEAT_SCHEDULE["rounds.close_due_rounds"] = {
+    "task": "rounds.close_due_rounds",
+    "schedule": CLOCK_SWEEP_SECONDS,
+    "options": {"expires": CLOCK_SWEEP_SECONDS},
 }
 # Notices (notifications/sweeps.py): forfeit warnings, kick-off reminders, digests, and
 # deliveries whose time came, once a minute.

@@ -1,0 +1,121 @@
+"""What one viewer may see of a Word Skill rounds match (docs/RULES.md section 19).
+
+The one door out for rounds data, as the rest of this package is for matches: the rounds app
+hands in the engine's game and the closed rounds, and builds its pages, API answers, socket
+frames and notices only from what these functions return. The policy, written once:
+
+- a player's **tray** shows only to that player, and only once they have started the round
+  (their own timer runs from then); nobody else sees it before the round closes;
+- a **play or pass** is seen by its player alone until the round closes; then every
+  submission of the round is public, with the play placed and why;
+- who has **started** and who has **finished** the open round is public (never what);
+- the **tiles drawn** for the next tray (``RoundRecord.drawn``, ``returned``) would tell
+  the next tray: hidden until the match is over;
+- the **bag's seed** only once the match is over (its commitment from the start).
+
+Pure: engine values in, engine values out; no model, no query (the caller reads the rows
+consistently, under its own transaction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.rounds import OpenRound, RoundRecord, RoundsGame, Submission
+
+
+@dataclass(frozen=True)
+class OwnRoundSight:
+    """The open round as its player sees it, once they started it."""
+
+    number: int
+    tray: tuple[str, ...]
+    started_at_ms: int
+    submission: Submission | None
+
+
+@dataclass(frozen=True)
+class RoundsSight:
+    """Everything one viewer may see of a rounds match now."""
+
+    board: tuple[str, ...]
+    bag_count: int
+    round_number: int
+    #: Per player: started the open round, finished it (public facts, no content).
+    started: tuple[bool, ...]
+    submitted: tuple[bool, ...]
+    own_round: OwnRoundSight | None
+    closed: tuple[RoundRecord, ...]
+    bag_seed: str | None
+    #: Whether the closed rounds' ``drawn`` tiles are shown (once the match is over).
+    drawn_public: bool
+
+
+def own_round(current: OpenRound | None, position: int | None) -> OwnRoundSight | None:
+    """The open round's tray and the player's own submission: for its player only, and only
+    once they started it."""
+    if current is None or position is None or not 0 <= position < len(current.started):
+        return None
+    started_at = current.started[position]
+    if started_at is None:
+        return None
+    return OwnRoundSight(
+        number=current.number,
+        tray=current.tray,
+        started_at_ms=started_at,
+        submission=current.submission_of(position),
+    )
+
+
+def public_record(record: RoundRecord, *, over: bool) -> RoundRecord:
+    """A closed round as everyone may see it: every play, but the tiles drawn for the next
+    tray (and any returned to the bag) only once the match is over."""
+    if over:
+        return record
+    return replace(record, drawn=(), returned=())
+
+
+def progress(current: OpenRound | None) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """Who started and who finished the open round: public, without what they played."""
+    if current is None:
+        return (), ()
+    submitted = {s.player for s in current.submissions}
+    return (
+        tuple(at is not None for at in current.started),
+        tuple(player in submitted for player in range(len(current.started))),
+    )
+
+
+def rounds_sight(
+    *,
+    game: RoundsGame | None,
+    closed: tuple[RoundRecord, ...],
+    over: bool,
+    bag_seed: str,
+    viewer_position: int | None,
+) -> RoundsSight:
+    """What a viewer (the player at ``viewer_position``, or None: a spectator, a visitor)
+    may see of the match: ``game`` is its stored position (None before the start)."""
+    current = game.current if game is not None else None
+    started, submitted = progress(current)
+    return RoundsSight(
+        board=tuple(game.board.rows()) if game is not None else (),
+        bag_count=game.bag_count if game is not None else 0,
+        round_number=game.round_number if game is not None else 0,
+        started=started,
+        submitted=submitted,
+        own_round=own_round(current, viewer_position),
+        closed=tuple(public_record(record, over=over) for record in closed),
+        bag_seed=bag_seed_for(over=over, bag_seed=bag_seed),
+        drawn_public=over,
+    )
+
+
+def bag_seed_for(*, over: bool, bag_seed: str) -> str | None:
+    """The bag's seed: public once the match is over, to nobody before."""
+    return bag_seed if over else None
+
+
+def submission_for(submission: Submission, *, viewer_position: int | None) -> Submission | None:
+    """A submission of the open round: its own player's only (an acknowledgement)."""
+    return submission if viewer_position == submission.player else None
