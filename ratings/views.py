@@ -69,6 +69,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "record": player_record(member, viewer=request.user),
         "show_ratings": show_ratings,
         "sections": sections,
+        "word_skill": selectors.word_skill_line(member) if show_ratings else None,
         "shapes": SHAPES,
         "provisional_deviation": round(PROVISIONAL_DEVIATION),
     }

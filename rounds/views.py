@@ -21,6 +21,7 @@ from common.errors import ServiceError
 from engine import get_ruleset
 from matches.visibility.grid import board_grid
 from matches.visibility.pages import board_rules
+from rounds import lobby as lobby_lists
 from rounds import selectors, services
 from rounds.schemas import RoundsView
 
@@ -53,10 +54,8 @@ def _duration(delta: timedelta) -> str:
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open a rounds match, join an open one, or play Gramma Ana one to one."""
     context: dict[str, Any] = {
-        "open_matches": selectors.open_matches(request.user),
-        "my_matches": selectors.my_rounds_matches(request.user)
-        if request.user.is_authenticated
-        else [],
+        "open_matches": lobby_lists.open_matches(request.user),
+        "my_matches": lobby_lists.my_rounds_matches(request.user),
         "turn_times": [(s, _duration(timedelta(seconds=s))) for s in TURN_TIMES],
         "round_times": [(s, _duration(timedelta(seconds=s))) for s in ROUND_TIMES],
     }
@@ -122,7 +121,7 @@ def play_gramma_ana(request: HttpRequest) -> HttpResponse:
 def _view(request: HttpRequest, match_id: int) -> RoundsView:
     """The match as this visitor may see it, or 404 (never revealing that it exists)."""
     try:
-        return selectors.rounds_view_for(user=request.user, match_id=match_id)
+        return selectors.rounds_state(user=request.user, match_id=match_id)
     except ServiceError:
         raise Http404("No such match.") from None
 
@@ -175,9 +174,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
                     "status": row.status,
                     "submission": row.submission,
                     "score": row.score,
-                    "total": result.totals[row.player]
-                    if row.player < len(result.totals)
-                    else None,
+                    "total": result.totals[row.player] if row.player < len(result.totals) else None,
                     "placed": row.player == result.placed,
                 }
                 for row in result.players

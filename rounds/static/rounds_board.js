@@ -403,6 +403,7 @@ function start(root) {
     const round = own();
     const running = round && !round.submission && live.status === "live";
     el.timer.hidden = !running;
+    if (!running) el.timer.textContent = "";
     if (running) {
       const left = msLeft(round.ends_at);
       el.timer.textContent = left > 0 ? `Your time: ${countdown(left)}` : "Your time is up.";

@@ -52,9 +52,7 @@ def view_of(member: Member, match_id: int) -> RoundsView:
 
 def choose(plays: tuple[LegalMove, ...], policy: str, rng: random.Random) -> LegalMove | None:
     """The play a player of this policy makes: the best, a middling one, the least, or none."""
-    ranked = sorted(
-        (p for p in plays if isinstance(p.move, Play)), key=lambda p: -p.score
-    )
+    ranked = sorted((p for p in plays if isinstance(p.move, Play)), key=lambda p: -p.score)
     if not ranked:
         return None
     if policy == "best":
@@ -66,10 +64,14 @@ def choose(plays: tuple[LegalMove, ...], policy: str, rng: random.Random) -> Leg
     return ranked[-1]
 
 
-def play_round(page: Page, member: Member, match_id: int, number: int, policy: str, rng: random.Random) -> int | None:
+def play_round(
+    page: Page, member: Member, match_id: int, number: int, policy: str, rng: random.Random
+) -> int | None:
     """The member starts round ``number`` on the page and plays (or passes) through it; the
     score of their play (None for a pass)."""
     page.get_by_role("button", name=f"Start round {number}").click()
+    expect(page.locator("#tray-panel")).to_be_visible()
+    expect(page.locator("#your-timer")).to_be_visible()
     expect(page.locator("#your-timer")).to_contain_text("Your time:")
     view = view_of(member, match_id)
     assert view.your_round is not None and view.your_round.number == number
@@ -218,9 +220,7 @@ def test_three_members_and_gramma_ana_play_a_whole_rounds_match(open_page, make_
         number = match.round_number
         for member, policy in players:
             page = pages[member.pk]
-            scores[member.username].append(
-                play_round(page, member, match.pk, number, policy, rng)
-            )
+            scores[member.username].append(play_round(page, member, match.pk, number, policy, rng))
         match = wait_for_close(match.pk, number)
         view = view_of(alice, match.pk)
         result = next(r for r in view.rounds if r.number == number)
