@@ -15,6 +15,7 @@ Skill rating move on her player page.
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -74,7 +75,8 @@ def play_round(
     expect(page.locator("#your-timer")).to_be_visible()
     expect(page.locator("#your-timer")).to_contain_text("Your time:")
     view = view_of(member, match_id)
-    assert view.your_round is not None and view.your_round.number == number
+    assert view.your_round is not None
+    assert view.your_round.number == number
     tray = view.your_round.tray
     expect(page.locator("#your-tray button[data-tile]")).to_have_count(len(tray))
     shown = page.locator("#your-tray button[data-tile] .letter").all_inner_texts()
@@ -102,9 +104,7 @@ def play_round(
     return chosen.score
 
 
-def _has(css: str) -> Any:
-    import re
-
+def _has(css: str) -> re.Pattern[str]:
     return re.compile(rf"\b{css}\b")
 
 
@@ -212,6 +212,8 @@ def test_three_members_and_gramma_ana_play_a_whole_rounds_match(open_page, make_
     for member, _ in players:
         expect(pages[member.pk].get_by_role("button", name="Start round 1")).to_be_visible()
 
+    match.refresh_from_db()
+    assert match.round_number == 1
     names = {p.position: p.name for p in view_of(alice, match.pk).players}
     assert sorted(names.values()) == ["Gramma Ana", "alice", "bob", "carol"]
     rng = random.Random(39)
@@ -237,7 +239,8 @@ def test_three_members_and_gramma_ana_play_a_whole_rounds_match(open_page, make_
         raise AssertionError(f"no end after {MAX_ROUNDS} rounds")
 
     view = view_of(bob, match.pk)
-    assert view.status == "finished" and view.end_reason
+    assert view.status == "finished"
+    assert view.end_reason
     assert len(view.rounds) >= 10
     assert sum(1 for r in view.rounds if r.placed is not None) >= 10
     best = max(p.total for p in view.players)
@@ -270,7 +273,8 @@ def test_a_member_plays_gramma_ana_one_to_one_to_the_end(open_page, make_member)
     page.get_by_role("button", name="Play Gramma Ana").click()
     expect(page.locator("#rounds-match")).to_have_attribute("data-synced", "yes")
     match = RoundsMatch.objects.get(host=dora)
-    assert match.rated and match.status == RoundsMatch.Status.LIVE
+    assert match.rated
+    assert match.status == RoundsMatch.Status.LIVE
     names = {p.position: p.name for p in view_of(dora, match.pk).players}
     rng = random.Random(5)
     for _ in range(MAX_ROUNDS):
