@@ -68,7 +68,11 @@ def my_rounds_matches(user: Any) -> list[LobbyRow]:
     member_id = _member_id(user)
     if member_id is None:
         return []
-    order = {RoundsMatch.Status.LIVE: 0, RoundsMatch.Status.OPEN: 1, RoundsMatch.Status.FINISHED: 2}
+    order: dict[str, int] = {
+        RoundsMatch.Status.LIVE: 0,
+        RoundsMatch.Status.OPEN: 1,
+        RoundsMatch.Status.FINISHED: 2,
+    }
     matches = list(
         RoundsMatch.objects.annotate(player_count=Count("players", distinct=True))
         .filter(players__member_id=member_id)
