@@ -193,7 +193,7 @@ class RoundsConsumer(AsyncWebsocketConsumer):
             return
         try:
             if isinstance(request, RoundsSyncRequest):
-                await self._sync(request)
+                await self._resync(request)
             elif isinstance(request, StartRoundRequest):
                 await self._start_round(request)
             else:
@@ -202,7 +202,7 @@ class RoundsConsumer(AsyncWebsocketConsumer):
             logger.exception("rounds socket request failed on match %s", self.match_id)
             await self._error(SERVER_ERROR, request.id)
 
-    async def _sync(self, request: RoundsSyncRequest) -> None:
+    async def _resync(self, request: RoundsSyncRequest) -> None:
         if not self.syncs.take():
             await self._error(SYNC_LIMITED, request.id)
             return
