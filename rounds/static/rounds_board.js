@@ -549,6 +549,45 @@ function start(root) {
     onSquare(focus.row, focus.col);
   });
 
+  // The keyboard, as on the match page: arrows move on the board, a letter picks it from the
+  // tray (? a blank), Enter or Space places it, Backspace takes the last tile back.
+  const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  function focusSquare(row, col) {
+    row = Math.max(0, Math.min(SIZE - 1, row));
+    col = Math.max(0, Math.min(SIZE - 1, col));
+    cells[focus.row][focus.col].tabIndex = -1;
+    focus = { row, col };
+    cells[row][col].tabIndex = 0;
+    cells[row][col].focus();
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    if (event.target.closest("input, textarea, select, dialog, summary, button")) return;
+    const onBoard = el.board.contains(document.activeElement) && document.activeElement.matches("td.sq");
+    if (onBoard && ARROWS[event.key]) {
+      event.preventDefault();
+      focusSquare(focus.row + ARROWS[event.key][0], focus.col + ARROWS[event.key][1]);
+      return;
+    }
+    if (!canStage()) return;
+    const letter = event.key.length === 1 ? event.key.toUpperCase() : "";
+    if (/^[A-Z?]$/.test(letter)) {
+      const free = state.tray.find((t) => t.letter === letter && !isStaged(t.id));
+      event.preventDefault();
+      if (free) pick(free.id);
+      else hint(letter === "?" ? "You have no blank." : `You have no ${letter}.`);
+    } else if (onBoard && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      onSquare(focus.row, focus.col);
+    } else if ((event.key === "Backspace" || event.key === "Delete") && state.staged.length) {
+      event.preventDefault();
+      const staged = state.staged[state.staged.length - 1];
+      state.staged = state.staged.slice(0, -1);
+      hint(`${staged.letter} is back on your tray.`);
+      render();
+    }
+  });
+
   el.traySlot.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-tile]");
     if (button && canStage()) pick(button.dataset.tile);

@@ -66,7 +66,14 @@ def choose(plays: tuple[LegalMove, ...], policy: str, rng: random.Random) -> Leg
 
 
 def play_round(
-    page: Page, member: Member, match_id: int, number: int, policy: str, rng: random.Random
+    page: Page,
+    member: Member,
+    match_id: int,
+    number: int,
+    policy: str,
+    rng: random.Random,
+    *,
+    by_keys: bool = False,
 ) -> int | None:
     """The member starts round ``number`` on the page and plays (or passes) through it; the
     score of their play (None for a pass)."""
@@ -92,6 +99,15 @@ def play_round(
         return None
     assert isinstance(chosen.move, Play)
     for tile in chosen.move.tiles:
+        if by_keys:  # the square focused, the letter typed, Enter (a blank's letter typed)
+            cell(page, square(tile.row, tile.col)).click()
+            page.keyboard.type("?" if tile.blank else tile.letter)
+            page.keyboard.press("Enter")
+            if tile.blank:
+                expect(page.locator("#blank-dialog")).to_be_visible()
+                page.keyboard.press(tile.letter.upper())
+            expect(cell(page, square(tile.row, tile.col))).to_have_class(_has(STAGED))
+            continue
         tray_tile(page, "?" if tile.blank else tile.letter).click()
         cell(page, square(tile.row, tile.col)).click()
         if tile.blank:
@@ -215,14 +231,21 @@ def test_three_members_and_gramma_ana_play_a_whole_rounds_match(open_page, make_
     match.refresh_from_db()
     assert match.round_number == 1
     names = {p.position: p.name for p in view_of(alice, match.pk).players}
+    positions = {name: position for position, name in names.items()}
     assert sorted(names.values()) == ["Gramma Ana", "alice", "bob", "carol"]
     rng = random.Random(39)
     scores: dict[str, list[int | None]] = {m.username: [] for m, _ in players}
     for _ in range(MAX_ROUNDS):
         number = match.round_number
-        for member, policy in players:
+        for index, (member, policy) in enumerate(players):
             page = pages[member.pk]
             scores[member.username].append(play_round(page, member, match.pk, number, policy, rng))
+            if index == 0:
+                # Before the close the others see that she finished, never what she played.
+                other = pages[players[-1][0].pk]
+                finished = other.locator(f'#totals tr[data-player="{positions["alice"]}"] td.now')
+                expect(finished).to_have_text("finished")
+                expect(other.locator("#round-result")).not_to_contain_text(f"Round {number} result")
         match = wait_for_close(match.pk, number)
         view = view_of(alice, match.pk)
         result = next(r for r in view.rounds if r.number == number)
@@ -279,7 +302,7 @@ def test_a_member_plays_gramma_ana_one_to_one_to_the_end(open_page, make_member)
     rng = random.Random(5)
     for _ in range(MAX_ROUNDS):
         number = match.round_number
-        play_round(page, dora, match.pk, number, "best", rng)
+        play_round(page, dora, match.pk, number, "best", rng, by_keys=number % 2 == 1)
         match = wait_for_close(match.pk, number)
         view = view_of(dora, match.pk)
         check_result(page, next(r for r in view.rounds if r.number == number), names)
