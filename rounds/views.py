@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from common.errors import ServiceError
-from engine import get_ruleset
+from engine import format_position, get_ruleset
 from matches.visibility.grid import board_grid
 from matches.visibility.pages import board_rules
 from rounds import lobby as lobby_lists
@@ -184,4 +184,35 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     ]
     context = _board_context(view)
     context["replay_rounds"] = rounds
+    shown = _round_asked(request.GET.get("round"), last=len(view.rounds))
+    if shown:
+        size = context["size"]
+        board, placed = board_after(view, shown, size=size)
+        context["grid"] = board_grid(ruleset=get_ruleset(WORD_SKILL), board=board, placed=placed)
+    context["shown_round"] = shown
     return render(request, "rounds/replay.html", context)
+
+
+def _round_asked(raw: object, *, last: int) -> int:
+    """The round whose board the replay shows (``?round=n``): the last by default; 0 none."""
+    text = str(raw or "").strip()
+    number = int(text) if text.isdigit() and len(text) < 6 else last
+    return number if 1 <= number <= last else last
+
+
+def board_after(view: RoundsView, number: int, *, size: int) -> tuple[list[str], set[str]]:
+    """The board after round ``number``, built from the plays placed in rounds 1 to n (the
+    public record), and the squares round ``number``'s play took."""
+    rows = [["."] * size for _ in range(size)]
+    placed: set[str] = set()
+    for result in view.rounds:
+        if result.number > number or result.placed is None:
+            continue
+        play = next((p.submission for p in result.players if p.player == result.placed), None)
+        if play is None:
+            continue
+        for tile in play.tiles:
+            rows[tile.row][tile.col] = tile.letter.lower() if tile.blank else tile.letter
+            if result.number == number:
+                placed.add(format_position(tile.row, tile.col, across=False))
+    return ["".join(row) for row in rows], placed

@@ -198,6 +198,20 @@ def check_replay(page: Page, view: RoundsView, names: dict[int, str]) -> None:
                 assert row.submission.words[0].word in seen["play"]
             elif row.status == "passed":
                 assert seen["play"] == "passed"
+    # The board after the last round, rebuilt from the placed plays, is the match's board.
+    tiles = sum(len(row) - row.count(".") for row in view.board)
+    expect(page.locator("#board td.tile")).to_have_count(tiles)
+    expect(
+        page.get_by_role("heading", name=f"The board after round {len(view.rounds)}")
+    ).to_be_visible()
+    page.get_by_role("link", name="The board after round 1", exact=True).click()
+    expect(page.get_by_role("heading", name="The board after round 1", exact=True)).to_be_visible()
+    first = view.rounds[0]
+    if first.placed is not None:
+        play = next(p.submission for p in first.players if p.player == first.placed)
+        assert play is not None
+        expect(page.locator("#board td.tile")).to_have_count(len(play.tiles))
+        expect(page.locator("#board td.last")).to_have_count(len(play.tiles))
     final = page.locator("#final-table")
     for player in view.players:
         expect(final.locator(f'tr[data-player="{player.position}"] td').first).to_have_text(

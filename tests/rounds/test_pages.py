@@ -13,9 +13,9 @@ from django.test import Client
 
 from accounts.models import Member
 from engine import Pass
-from rounds import services
+from rounds import selectors, services
 from rounds.models import RoundsMatch, RoundsPlayer
-from tests.rounds.helpers import open_match
+from tests.rounds.helpers import best_move, open_match
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +135,27 @@ def test_the_player_page_shows_the_word_skill_elo(alice, bob) -> None:
     assert '<span class="rating-now">1200</span>' in html
     assert "No rated game against Gramma Ana yet" in html
     assert 'id="word-skill-rating"' not in client_for(None).get("/players/alice/").content.decode()
+
+
+def test_the_replay_shows_the_board_after_each_round(alice, bob) -> None:
+    match = open_match(alice, bob)
+    for number in (1, 2):
+        for member in (alice, bob):
+            services.rounds_start_round(match_id=match.pk, member=member, round_number=number)
+            move = best_move(match) if member == alice else Pass()
+            services.rounds_submit(match_id=match.pk, member=member, round_number=number, move=move)
+    view = selectors.rounds_state(user=None, match_id=match.pk)
+    client = client_for(None)
+    final = client.get(f"/rounds/{match.pk}/replay/").content.decode()
+    tiles = sum(len(row) - row.count(".") for row in view.board)
+    assert final.count('class="sq tile') == tiles
+    assert "The board after round 2" in final
+    for raw in ("abc", "999", "-1", "0"):
+        again = client.get(f"/rounds/{match.pk}/replay/?round={raw}").content.decode()
+        assert "The board after round 2</h2>" in again
+    first = client.get(f"/rounds/{match.pk}/replay/?round=1").content.decode()
+    placed = next(p.submission for p in view.rounds[0].players if p.player == 0)
+    assert placed is not None
+    assert first.count('class="sq tile') == len(placed.tiles)
+    assert first.count(' last"') == len(placed.tiles)
+    assert "The board after round 1</h2>" in first
