@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from matches import away, selectors, services, visibility
 from matches.models import Match
-from notifications import friendlies, organiser_content
+from notifications import friendlies, organiser_content, round_ready
 from notifications.calendar import calendar_sequence
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.schemas import NoticeContent
@@ -46,6 +46,8 @@ def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> Noti
         return _digest(notice.member, prefs, now=now)
     if notice.kind == Kind.CHALLENGE:
         return friendlies.challenge(notice, prefs, now=now)
+    if notice.kind == Kind.READY:
+        return round_ready.content(notice, prefs, now=now)
     if notice.match_id is None:
         return Stale("no match")
     try:

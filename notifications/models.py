@@ -34,6 +34,8 @@ class Kind(models.TextChoices):
     # Friendly games (notifications/friendlies.py).
     CHALLENGE = "challenge", "A challenge to you"
     REMATCH = "rematch", "A rematch offered"
+    # A Word Skill round dealt (notifications/round_ready.py): chosen as "your move".
+    READY = "ready", "Round ready"
 
 
 class Channel(models.TextChoices):
@@ -65,6 +67,7 @@ CHOSEN_AS: dict[str, str] = {
     Kind.SUBSTITUTE: Kind.FIXTURE,
     # ---- end of organiser changes
     Kind.ROUND: Kind.FIXTURE,
+    Kind.READY: Kind.YOUR_MOVE,
 }
 
 
@@ -160,6 +163,14 @@ class Notice(models.Model):
     # A challenge addressed to the member (notifications/friendlies.py).
     challenge = models.ForeignKey(
         "challenges.Challenge",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notices",
+    )
+    # A Word Skill rounds match's round dealt (its number is ``turn_number``).
+    rounds_match = models.ForeignKey(
+        "rounds.RoundsMatch",
         null=True,
         blank=True,
         on_delete=models.CASCADE,

@@ -35,6 +35,7 @@ class Spec:
     hours: int | None = None
     organiser_action_id: int | None = None  # an organiser's change (organiser_changes.py)
     challenge_id: int | None = None
+    rounds_match_id: int | None = None  # a Word Skill round dealt (round_ready.py)
 
 
 def your_move_key(match_id: int, turn_number: int, member_id: int) -> str:
@@ -74,6 +75,7 @@ def unwritten(specs: Iterable[Spec], *, now: datetime | None = None) -> list[Not
             hours=spec.hours,
             organiser_action_id=spec.organiser_action_id,
             challenge_id=spec.challenge_id,
+            rounds_match_id=spec.rounds_match_id,
             created_at=now,
         )
         for spec in specs

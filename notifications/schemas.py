@@ -23,6 +23,8 @@ NoticeKind = Literal[
     # ---- friendly games (notifications/friendlies.py)
     "challenge",
     "rematch",
+    # ---- a Word Skill round dealt (notifications/round_ready.py)
+    "ready",
 ]
 
 

@@ -4,6 +4,9 @@ nothing here reads or writes a ``Rating``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.utils import timezone
 
 from common.events import RoundsMatchEnded
@@ -52,4 +55,54 @@ def rate_rounds_game(event: RoundsMatchEnded) -> None:
         rating_before=before,
         rating_after=after,
         played_at=at,
+    )
+
+
+@dataclass(frozen=True)
+class EloChangeLine:
+    """One rated game against Gramma Ana, as the player page lists it."""
+
+    played_at: datetime
+    match_name: str
+    outcome: str
+    before: int
+    after: int
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
+class EloLine:
+    """A member's Word Skill Elo and their rated games against Gramma Ana, newest first."""
+
+    rating: int
+    games: int
+    changes: list[EloChangeLine]
+
+
+def elo_line(member_id: int, *, limit: int = 20) -> EloLine | None:
+    """The member's Word Skill Elo for their player page (None: no rated game yet)."""
+    row = EloRating.objects.filter(member_id=member_id).first()
+    if row is None:
+        return None
+    changes = (
+        EloChange.objects.filter(member_id=member_id)
+        .select_related("rounds_match")
+        .order_by("-played_at", "-id")[:limit]
+    )
+    return EloLine(
+        rating=row.rating,
+        games=row.games,
+        changes=[
+            EloChangeLine(
+                played_at=change.played_at,
+                match_name=change.rounds_match.name,
+                outcome=change.get_outcome_display(),
+                before=change.rating_before,
+                after=change.rating_after,
+            )
+            for change in changes
+        ],
     )

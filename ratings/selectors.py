@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from accounts.models import Member
 from matches.models import Match, Tournament
-from ratings import elo
 from ratings.glicko2 import Glicko2
-from ratings.models import EloRating, Rating, RatingChange
+from ratings.models import Rating, RatingChange
 from ratings.policy import START, Standing, is_provisional
 
 if TYPE_CHECKING:
@@ -317,18 +316,3 @@ def tournament_entrants(tournament: Tournament) -> Entrants:
         rated=tournament.rated,
         players=[Entrant(p.username, p.label, at_start[p.pk], p.is_club_member) for p in ordered],
     )
-
-
-@dataclass(frozen=True)
-class WordSkillLine:
-    """A member's Word Skill Elo (games against Gramma Ana; apart from Glicko-2)."""
-
-    rating: int
-    games: int
-
-
-def word_skill_line(member: Member) -> WordSkillLine:
-    """The member's Word Skill Elo now and how many rated games made it (1,200 and none
-    before the first)."""
-    row = EloRating.objects.filter(member=member).values_list("rating", "games").first()
-    return WordSkillLine(elo.START, 0) if row is None else WordSkillLine(int(row[0]), int(row[1]))

@@ -22,6 +22,7 @@ from matches.players import player_record
 from matches.visibility import is_club_member
 from ratings import selectors
 from ratings.chart import SHAPES, Chart, history_chart
+from ratings.elo_ratings import elo_line
 from ratings.policy import PROVISIONAL_DEVIATION
 
 DEFAULT_RULESET = "word-duel"
@@ -52,7 +53,8 @@ class RulesetHistory:
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """A member's page: their results, current matches and head-to-head record (the matches
     the visitor may watch: :mod:`matches.players`); for signed-in members also their ratings,
-    a chart of each ruleset's history and the same as a table.
+    a chart of each ruleset's history and the same as a table, and their Word Skill Elo
+    (games against Gramma Ana, apart from Glicko-2).
 
     Only an approved member has a page: a sign-up still waiting or a removed member is a 404
     (to everyone, organisers too: the members page is theirs for that)."""
@@ -69,7 +71,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "record": player_record(member, viewer=request.user),
         "show_ratings": show_ratings,
         "sections": sections,
-        "word_skill": selectors.word_skill_line(member) if show_ratings else None,
+        "elo": elo_line(member.pk) if show_ratings else None,
         "shapes": SHAPES,
         "provisional_deviation": round(PROVISIONAL_DEVIATION),
     }

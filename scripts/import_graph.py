@@ -56,9 +56,21 @@ LAYERS = (
     ("lexicon / engine", "lexicon, engine"),
     ("matches core", "matches"),
     ("feature apps", ", ".join(sorted(FEATURE_APPS))),
+    ("Word Skill rounds", "rounds"),
     ("project", "wordduel"),
 )
-LAYER_OF = {"common": 0, "accounts": 1, "lexicon": 2, "engine": 2, "matches": 3, PROJECT: 5}
+#: Word Skill rounds composes the feature apps below it (Gramma Ana's cap reads the Elo
+#: ratings app), so it sits above them, under the project.
+ROUNDS = "rounds"
+LAYER_OF = {
+    "common": 0,
+    "accounts": 1,
+    "lexicon": 2,
+    "engine": 2,
+    "matches": 3,
+    ROUNDS: 5,
+    PROJECT: 6,
+}
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ consistently, under its own transaction).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.rounds import OpenRound, RoundRecord, RoundsGame, Submission
 
@@ -119,3 +120,27 @@ def bag_seed_for(*, over: bool, bag_seed: str) -> str | None:
 def submission_for(submission: Submission, *, viewer_position: int | None) -> Submission | None:
     """A submission of the open round: its own player's only (an acknowledgement)."""
     return submission if viewer_position == submission.player else None
+
+
+@dataclass(frozen=True)
+class RoundReadySight:
+    """What a "Round n is ready" notice may say: the match's name and the round (public)."""
+
+    name: str
+    number: int
+
+
+def round_ready_sight(
+    *, name: str, number: int, game_state: dict[str, Any] | None, position: int | None
+) -> RoundReadySight | None:
+    """The notice of round ``number`` to the player at ``position`` (the stored position
+    ``game_state`` read here, the one door), while it still holds: the round is the open one
+    and they have not started it (None: stale, not sent). No tray, no play."""
+    if game_state is None or position is None:
+        return None
+    current = RoundsGame.from_json(game_state).current
+    if current is None or current.number != number or not 0 <= position < len(current.started):
+        return None
+    if current.started[position] is not None:
+        return None
+    return RoundReadySight(name=name, number=number)

@@ -81,11 +81,13 @@ class RoundRefused(ServiceError):
     """A start, play or pass refused by docs/RULES.md section 19; ``code`` is the engine's."""
 
     status = 409
+    NOT_A_PLAYER = "You are not playing in this game."
+    OVER = "This match is over."
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, message: str, *, code: str) -> None:
         super().__init__(message)
         self.code = code  # type: ignore[misc]
 
     @classmethod
     def from_engine(cls, error: MoveError) -> RoundRefused:
-        return cls(error.code, error.message)
+        return cls(error.message, code=error.code)

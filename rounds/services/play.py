@@ -33,8 +33,6 @@ from rounds.services.common import (
 from rounds.services.errors import NotLive, RoundRefused, StaleRound
 from rounds.services.lifecycle import _require_member
 
-NOT_A_PLAYER = ("not_seated", "You are not playing in this game.")
-
 
 @dataclass(frozen=True)
 class RoundStarted:
@@ -55,7 +53,7 @@ class Submitted:
 def _position_of(players: list[RoundsPlayer], member: Any) -> int:
     player = next((p for p in players if p.member_id == member.pk), None)
     if player is None:
-        raise RoundRefused(*NOT_A_PLAYER)
+        raise RoundRefused(RoundRefused.NOT_A_PLAYER, code="not_seated")
     return player.position
 
 
@@ -150,7 +148,7 @@ def _check_round(
         raise NotLive(NotLive.MESSAGE)
     position = _position_of(players, member)
     if match.status == RoundsMatch.Status.FINISHED:
-        raise RoundRefused("match_over", "This match is over.")
+        raise RoundRefused(RoundRefused.OVER, code="match_over")
     if round_number != match.round_number:
         raise StaleRound(StaleRound.MESSAGE)
     return position

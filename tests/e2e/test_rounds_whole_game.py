@@ -331,4 +331,4 @@ def test_a_member_plays_gramma_ana_one_to_one_to_the_end(open_page, make_member)
     change = 16 if mine.total > hers.total else -16 if mine.total < hers.total else 0
     assert elo_rating_of(dora.pk) == 1200 + change
     page.goto("/players/dora/")
-    expect(page.locator("#word-skill-rating")).to_contain_text(f"{1200 + change}")
+    expect(page.locator("#word-skill-elo")).to_contain_text(f"{1200 + change}")

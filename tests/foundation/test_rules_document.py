@@ -99,6 +99,17 @@ SENT_BY: dict[str, frozenset[str]] = {
     "InvalidChallenge": frozenset({"api"}),
     "ChallengeUnavailable": frozenset({"api"}),
     "RematchUnavailable": frozenset({"api"}),
+    # Word Skill rounds: /api/rounds/ and /ws/rounds/<id>/ (docs/PROTOCOL.md section 9).
+    "RoundsMatchMissing": frozenset({"api"}),
+    "InvalidRoundsMatch": frozenset({"api"}),
+    "JoinRefused": frozenset({"api"}),
+    "HostOnly": frozenset({"api"}),
+    "NotEnoughPlayers": frozenset({"api"}),
+    "NotOpen": frozenset({"api"}),
+    "NotLive": frozenset({"socket", "api"}),
+    "StaleRound": frozenset({"socket", "api"}),
+    "RoundsMembersOnly": frozenset({"socket", "api"}),
+    "RoundRefused": frozenset({"socket", "api"}),  # its codes are the engine's (section 19)
 }
 
 #: The socket answers these refusals as acks with the service's own message (a MatchMissing
@@ -412,8 +423,8 @@ def test_every_service_refusal_is_classified_and_its_code_documented() -> None:
     )
     documents = {"socket": _doc(PROTOCOL), "api": _doc(API)}
     for name, cls in classes.items():
-        if name == "MoveRefused":
-            continue  # it carries the engine's codes
+        if name in {"MoveRefused", "RoundRefused"}:
+            continue  # they carry the engine's codes
         assert f"`{cls.code}`" in _doc(RULES), f"{name}'s code {cls.code} not in RULES.md"
         for channel in SENT_BY[name]:
             assert f"`{cls.code}`" in documents[channel], f"{name}: {cls.code} ({channel})"

@@ -83,3 +83,21 @@ def test_an_unrated_game_moves_nothing(make_member) -> None:
         )
     assert elo_rating_of(carol.pk) == 1200
     assert not EloChange.objects.exists()
+
+
+def test_the_player_page_shows_the_word_skill_elo_to_members(make_member, client) -> None:
+    alice, viewer = make_member("alice"), make_member("viewer")
+    match = services.rounds_play_gramma_ana(member=alice, turn_time=TURN)
+    with transaction.atomic():
+        emit(
+            RoundsMatchEnded(
+                rounds_match_id=match.pk, rated=True, places=((alice.pk, 1),), gramma_place=2
+            )
+        )
+    client.force_login(viewer)
+    page = client.get(f"/players/{alice.username}/").content.decode()
+    assert 'Word Skill (Elo, against Gramma Ana): <span class="rating-now">1216</span>' in page
+    assert "after 1 rated game against Gramma Ana" in page
+    assert match.name in page
+    client.logout()
+    assert "1216" not in client.get(f"/players/{alice.username}/").content.decode()

@@ -131,10 +131,10 @@ def test_the_replay_shows_every_closed_round(alice, bob) -> None:
 
 def test_the_player_page_shows_the_word_skill_elo(alice, bob) -> None:
     html = client_for(bob).get("/players/alice/").content.decode()
-    assert 'id="word-skill-rating"' in html
+    assert 'id="word-skill-elo"' in html
     assert '<span class="rating-now">1200</span>' in html
-    assert "No rated game against Gramma Ana yet" in html
-    assert 'id="word-skill-rating"' not in client_for(None).get("/players/alice/").content.decode()
+    assert "no rated game against Gramma Ana yet" in html
+    assert 'id="word-skill-elo"' not in client_for(None).get("/players/alice/").content.decode()
 
 
 def test_the_replay_shows_the_board_after_each_round(alice, bob) -> None:
