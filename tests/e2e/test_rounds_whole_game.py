@@ -311,7 +311,7 @@ def test_a_member_plays_gramma_ana_one_to_one_to_the_end(open_page, make_member)
     expect(page.locator("#rounds-match")).to_have_attribute("data-synced", "yes")
     match = RoundsMatch.objects.get(host=dora)
     assert match.rated
-    assert match.status == RoundsMatch.Status.LIVE
+    assert match.status == RoundsMatch.Status.LIVE, (match.end_reason, match.round_number)
     names = {p.position: p.name for p in view_of(dora, match.pk).players}
     rng = random.Random(5)
     for _ in range(MAX_ROUNDS):
