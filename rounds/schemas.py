@@ -33,6 +33,8 @@ DecidedBy = Literal["score", "speed", "order", "draw"]
 RoundsEndReason = Literal["", "supply_low", "no_play", "no_words"]
 Player = Annotated[int, Field(ge=0, le=15, description="A player's number: 0 is the host.")]
 RoundNumber = Annotated[int, Field(ge=1, le=MAX_INT)]
+#: A duration in whole seconds, as a body gives it (the service checks the match's range).
+Seconds = Annotated[int, Field(ge=1, le=30 * 24 * 3600)]
 Tray = Annotated[str, Field(pattern=r"^[A-Z?]{0,7}$", description="Letters, ? for a blank.")]
 
 
@@ -311,15 +313,15 @@ class RoundsOpenIn(Request):
     """Open a rounds match (you are its host and first player)."""
 
     name: Annotated[str, Field(min_length=1, max_length=120)]
-    turn_seconds: int = 180
-    round_seconds: int = 24 * 3600
+    turn_seconds: Seconds = 180
+    round_seconds: Seconds = 24 * 3600
     gramma_ana: bool = Field(default=False, description="Gramma Ana plays too.")
 
 
 class GrammaAnaIn(Request):
     """Play Gramma Ana one to one (rated with Word Skill's Elo), started at once."""
 
-    turn_seconds: int = 180
+    turn_seconds: Seconds = 180
 
 
 class StartRoundIn(Request):

@@ -86,7 +86,9 @@ def closes_at(
     if any(start is None for start in starts):
         return deadline
     turn_ms = int(match.turn_time.total_seconds() * 1000)
-    last = max(start for start in starts if start is not None) + turn_ms
+    # A submission at the very end of one's own time stands (the engine refuses only after
+    # it): the round closes a millisecond later.
+    last = max(start for start in starts if start is not None) + turn_ms + 1
     return min(deadline, datetime.fromtimestamp(last / 1000, tz=UTC))
 
 

@@ -30,6 +30,11 @@ def test_a_rounds_match_through_the_api(make_member) -> None:
     match_id = state["id"]
     assert (state["status"], state["settings"]["turn_seconds"]) == ("open", 120)
 
+    for body in ({"name": "x", "turn_seconds": 10**20}, {"name": "x", "turn_seconds": 30}, {}):
+        bad = _post(host, "/api/rounds/", body)
+        assert bad.status_code == 400, bad.content
+        assert bad.json()["code"] in {"bad_body", "invalid_rounds_match"}
+    assert RoundsMatch.objects.count() == 1
     refused = _post(host, f"/api/rounds/{match_id}/start")
     assert (refused.status_code, refused.json()["code"]) == (409, "not_enough_players")
     assert _post(guest, f"/api/rounds/{match_id}/join").json()["code"] == "joined"

@@ -136,8 +136,10 @@ def test_a_started_player_whose_time_ran_out_finishes_the_round_with_nothing(
         services.rounds_start_round(match_id=match.pk, member=bob, round_number=1)
         services.rounds_submit(match_id=match.pk, member=bob, round_number=1, move=Pass())
     match.refresh_from_db()
-    assert match.closes_at == T0 + TURN  # alice's own time ends then
+    assert match.closes_at == T0 + TURN + timedelta(milliseconds=1)  # alice's time is over
     with time_machine.travel(T0 + TURN, tick=False):
+        assert services.close_due_rounds() == []  # a submission now would still stand
+    with time_machine.travel(T0 + TURN + timedelta(milliseconds=1), tick=False):
         assert services.close_due_rounds() == [match.pk]
     closed = record(match, 1)
     assert [closed.status_of(0), closed.status_of(1)] == [TIMED_OUT, PASSED]
@@ -187,3 +189,21 @@ def test_gramma_ana_plays_right_after_the_member_within_her_cap(make_member) -> 
     assert all(difficulty[w.word] <= cap_for_rating(1200) == 50 for w in ana.words)
     assert ClosedRound.objects.filter(match=match).count() == 1
     assert services.gramma_ana_play(match_id=match.pk, round_number=1) is False  # once
+
+
+def test_the_beat_task_is_scheduled_and_closes_what_is_due(make_member) -> None:
+    from rounds import tasks
+    from wordduel.celery import app
+
+    entry = app.conf.beat_schedule["rounds.close_due_rounds"]
+    assert entry["task"] == tasks.close_due_rounds.name == "rounds.close_due_rounds"
+    alice, bob = make_member("alice"), make_member("bob")
+    with time_machine.travel(T0, tick=False):
+        match = open_match(alice, bob)
+        services.rounds_start_round(match_id=match.pk, member=alice, round_number=1)
+    with time_machine.travel(T0 + timedelta(hours=24), tick=False):
+        assert tasks.close_due_rounds.apply(kwargs={"match_ids": [match.pk + 1]}).get() == []
+        assert tasks.close_due_rounds.apply(kwargs={"match_ids": [match.pk]}).get() == [match.pk]
+        assert tasks.close_due_rounds.apply().get() == []
+    first = record(match, 1)
+    assert [first.status_of(0), first.status_of(1)] == [TIMED_OUT, ABSENT]

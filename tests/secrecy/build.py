@@ -355,6 +355,9 @@ def _notify_every_kind(cast: Cast, phase: str) -> None:
     are not sent (their content refuses them), and the real ones of :func:`_friendly` are."""
     match = Match.objects.get(pk=cast.match_id)
     for kind in Kind:
+        if kind == Kind.READY:  # about a Word Skill rounds match, never this match
+            _deal_a_word_skill_round(cast, phase)
+            continue
         action = (
             OrganiserAction.objects.filter(match=match, kind=ACTION_OF_KIND[kind])
             .order_by("-created_at", "-id")
@@ -377,6 +380,26 @@ def _notify_every_kind(cast: Cast, phase: str) -> None:
                 created_at=timezone.now(),
             )
             delivery.dispatch_notice(key=key)
+
+
+def _deal_a_word_skill_round(cast: Cast, phase: str) -> None:
+    """A Word Skill rounds match of the world's club members, started: its round 1 dealt
+    tells each of them "Round 1 is ready" through the real path (``RoundDealt``,
+    notifications/round_ready.py). It says nothing of the world's match, so it is the same in
+    every world (its own bag is nobody's to see before its end, and no notice names it)."""
+    from rounds import services as rounds
+
+    players = [m for _, m in sorted(cast.members.items()) if visibility.is_club_member(m)]
+    host, *others = players
+    made = rounds.rounds_open(
+        member=host,
+        name=f"Word Skill {phase}",
+        turn_time=timedelta(minutes=3),
+        round_time=timedelta(hours=24),
+    )
+    for member in others:
+        rounds.rounds_join(match_id=made.pk, member=member)
+    rounds.rounds_start(match_id=made.pk, member=host)
 
 
 def _kinds_sent() -> set[str]:

@@ -1,7 +1,8 @@
 """Secrecy of Word Skill rounds by noninterference: two worlds that differ only in secret
 facts give every viewer the policy keeps from them (``matches/visibility/rounds.py``) the very
 same bytes, on every channel rounds has: the API's state (``GET /api/rounds/<id>``), the
-socket's snapshot, and every frame of news the socket relayed while the round was played.
+socket's snapshot, every frame of news the socket relayed while the round was played, and
+what each member's "Round n is ready" notice says (the page is the rounds-page helper's).
 
 Each world starts from an empty database whose sequences start at 1 and a clock that stands
 still, so ids and times are equal by construction; the one normalisation is the bag's
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -80,7 +82,7 @@ def _setup(seed: str) -> tuple[int, dict[str, Member]]:
         round_time=timedelta(hours=24),
     )
     RoundsMatch.objects.filter(pk=match.pk).update(
-        bag_seed=seed, bag_commitment=__import__("hashlib").sha256(bytes.fromhex(seed)).hexdigest()
+        bag_seed=seed, bag_commitment=hashlib.sha256(bytes.fromhex(seed)).hexdigest()
     )
     for name in ("bob", "carol"):
         services.rounds_join(match_id=match.pk, member=members[name])
@@ -95,6 +97,23 @@ def _api(match_id: int, member: Member | None) -> str:
     answer = client.get(f"/api/rounds/{match_id}")
     assert answer.status_code == 200, answer.content
     return json.dumps(answer.json(), sort_keys=True)
+
+
+def _notices(member: Member | None) -> str:
+    """What each "Round n is ready" notice of the member says now (or that it is stale)."""
+    if member is None:
+        return ""
+    from django.utils import timezone
+
+    from notifications import content
+    from notifications.models import Kind, Notice
+    from notifications.services import settings_of
+
+    said = []
+    for notice in Notice.objects.filter(member=member, kind=Kind.READY).order_by("key"):
+        built = content.build(notice, settings_of(member), now=timezone.now())
+        said.append(built.model_dump_json() if hasattr(built, "model_dump_json") else "stale")
+    return "\n".join(said)
 
 
 def _bob_move(match_id: int, plays: bool) -> Any:
@@ -174,6 +193,7 @@ async def build(seed: str, *, bob_plays: bool, scene: str) -> World:
                 seen = world.seen.setdefault(name or "visitor", {})
                 seen["socket"] = _socket_text(socket.frames)
                 seen["api"] = await db(_api)(match_id, members.get(name or ""))
+                seen["notice"] = await db(_notices)(members.get(name or ""))
         finally:
             for socket in sockets.values():
                 await socket.close()
@@ -206,7 +226,9 @@ async def test_two_rounds_worlds_look_alike_to_everyone_kept_from_their_differen
     finally:
         await asyncio.get_running_loop().shutdown_default_executor()
     for viewer in ("alice", "bob", "carol", "dave", "visitor"):
-        for channel in ("api", "socket"):
+        for channel in ("api", "socket", "notice"):
+            if channel == "notice" and viewer in allowed:
+                continue  # (a notice says no tray and no play: the same to everyone)
             same = first.text(viewer, channel) == second.text(viewer, channel)
             if viewer in allowed:
                 assert not same, f"{scene}: {viewer} should see the difference on {channel}"
