@@ -20,6 +20,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("practice/", include("practice.urls")),
     path("challenges/", include("challenges.urls")),
+    path("rounds/", include("rounds.urls")),
     path("", include("ratings.urls")),
     path("", include("vacations.urls")),
     path("", include("tournaments.urls")),

@@ -6,6 +6,8 @@
 // until "Play word", "Swap" or "Pass". Refusals are shown in the server's own words (RULES.md).
 // Replays come from /api/matches/<id>/replay?turn=N and are linkable with ?turn=N.
 
+import { PREMIUM, askBlankLetter as askBlank, gridCells, make, paintSquare } from "./placement.js";
+
 const root = document.getElementById("match");
 if (root) start(root);
 
@@ -14,12 +16,6 @@ function start(root) {
   const SIZE = rules.layout.length;
   const CENTRE = Math.floor(SIZE / 2);
   const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".slice(0, SIZE);
-  const PREMIUM = {
-    T: { css: "tw", label: "TW", name: "triple word" },
-    D: { css: "dw", label: "DW", name: "double word" },
-    t: { css: "tl", label: "TL", name: "triple letter" },
-    d: { css: "dl", label: "DL", name: "double letter" },
-  };
   const RESULT = { first: 0, second: 1 };
   const END_REASON = {
     played_out: "Played out",
@@ -149,19 +145,6 @@ function start(root) {
     return `${s} s`;
   }
 
-  function make(tag, props = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(props)) {
-      if (value === undefined || value === null || value === false) continue;
-      if (name === "class") node.className = value;
-      else if (name === "text") node.textContent = value;
-      else if (name.startsWith("data-") || name.startsWith("aria-") || name === "role") node.setAttribute(name, value);
-      else node[name] = value;
-    }
-    node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-    return node;
-  }
-
   let sayTimer = null;
   function say(text) {
     // Clear first, then write a moment later, so the same message twice is announced twice.
@@ -175,18 +158,7 @@ function start(root) {
   // ------------------------------------------------------------------ the board
 
   // The server's table stays; each square becomes a focusable grid cell we redraw in place.
-  el.board.setAttribute("role", "grid");
-  const cells = [];
-  el.board.querySelectorAll("tbody tr").forEach((tr, row) => {
-    cells.push([]);
-    tr.querySelectorAll("td.sq").forEach((td, col) => {
-      td.setAttribute("role", "gridcell");
-      td.dataset.row = row;
-      td.dataset.col = col;
-      td.tabIndex = -1;
-      cells[row].push(td);
-    });
-  });
+  const cells = gridCells(el.board);
 
   function lastPlay(snapshot) {
     // The squares of the most recent play, outlined so the newest word is easy to find.
@@ -252,56 +224,26 @@ function start(root) {
     for (let row = 0; row < SIZE; row++) {
       for (let col = 0; col < SIZE; col++) {
         const td = cells[row][col];
-        const char = board[row][col];
-        const premium = PREMIUM[rules.layout[row][col]];
-        const star = row === CENTRE && col === CENTRE;
-        const staged = staging ? stagedAt(row, col) : null;
-        const name = squareName(row, col);
         const index = row * SIZE + col;
-        const classes = ["sq"];
-        let label;
-        td.replaceChildren();
-        delete td.dataset.shade;
-        // A square swapped this turn holds the new tile, not the last move's.
-        const isLast = last.has(index) && !(staging && takeAt(row, col));
-        if (char !== ".") {
-          const letter = char.toUpperCase();
-          const blank = char !== letter;
-          classes.push("tile");
-          if (blank) classes.push("blank");
-          if (isLast) classes.push("last");
-          if (newest && newest.row === row && newest.col === col) classes.push("appearing");
-          td.append(make("span", { class: "letter", text: letter }));
-          if (!blank) td.append(make("span", { class: "value", text: valueOf(letter) }));
-          label = `${name}, ${letter}${blank ? ", blank" : ""}${isLast ? ", last move" : ""}`;
-        } else if (staged) {
-          classes.push("tile", "staged");
-          if (staged.blank) classes.push("blank");
-          td.append(make("span", { class: "letter", text: staged.letter }));
-          if (!staged.blank) td.append(make("span", { class: "value", text: valueOf(staged.letter) }));
-          label = `${name}, ${staged.letter}${staged.blank ? ", blank" : ""}, your tile, not yet played`;
-        } else if (staging && blockedAt(row, col)) {
-          classes.push("blocked");
-          td.append(make("span", { class: "block-mark", "aria-hidden": "true", text: "✕" }));
-          label = `${name}, empty, blocked: you stole from it this turn`;
-        } else {
-          if (premium) classes.push(premium.css);
-          if (star) classes.push("star");
-          td.textContent = star ? "★" : premium ? premium.label : "";
-          label = `${name}, ${premium ? `${premium.name}, ` : ""}empty`;
-        }
         // Reword's marks: this turn's takes (until played), else the last play's.
         const mark = mine.get(index) || past.get(index);
-        if (mark) {
-          classes.push(mine.has(index) ? "took-now" : "took");
-          td.dataset.shade = mark.shade;
-          // (A square stolen from this turn has said so already.)
-          if (!classes.includes("blocked")) {
-            label += mine.has(index) ? `, ${mark.what} this turn` : `, ${mark.what} in the last play`;
-          }
-        }
-        td.className = classes.join(" ");
-        td.setAttribute("aria-label", label);
+        paintSquare(td, {
+          name: squareName(row, col),
+          char: board[row][col],
+          premium: PREMIUM[rules.layout[row][col]],
+          star: row === CENTRE && col === CENTRE,
+          staged: staging ? stagedAt(row, col) : null,
+          blocked: staging && blockedAt(row, col),
+          // A square swapped this turn holds the new tile, not the last move's.
+          last: last.has(index) && !(staging && takeAt(row, col)),
+          appearing: !!newest && newest.row === row && newest.col === col,
+          valueOf,
+          mark: mark && {
+            css: mine.has(index) ? "took-now" : "took",
+            shade: mark.shade,
+            says: mine.has(index) ? `${mark.what} this turn` : `${mark.what} in the last play`,
+          },
+        });
         td.tabIndex = row === state.focus.row && col === state.focus.col ? 0 : -1;
       }
     }
@@ -522,29 +464,7 @@ function start(root) {
     return any;
   }
 
-  function askBlankLetter() {
-    const dialog = el.blankDialog;
-    if (!dialog.querySelector("#blank-letters").childElementCount) {
-      const box = dialog.querySelector("#blank-letters");
-      for (const letter of "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-        box.append(make("button", { type: "submit", value: letter, text: letter, class: "tile" }));
-      }
-      dialog.addEventListener("keydown", (event) => {
-        if (/^[a-z]$/i.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
-          event.preventDefault();
-          dialog.close(event.key.toUpperCase());
-        }
-      });
-    }
-    dialog.returnValue = "";
-    dialog.showModal();
-    return new Promise((resolve) => {
-      dialog.addEventListener("close", () => {
-        const value = dialog.returnValue;
-        resolve(/^[A-Z]$/.test(value) ? value : null);
-      }, { once: true });
-    });
-  }
+  const askBlankLetter = () => askBlank(el.blankDialog);
 
   function nextSquare(row, col) {
     // After placing, go on in the direction the word is growing (across unless it is a column).
