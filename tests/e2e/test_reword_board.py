@@ -629,7 +629,8 @@ def test_earlier_turns_takes_stay_marked_and_a_take_that_breaks_a_word_is_warned
         target.click()
     query = parse_qs(urlsplit(asked.value.url).query)
     assert set(query) == {"q", "lexicon", "ruleset"}, query
-    assert query["lexicon"] == ["enable"] and query["ruleset"] == ["reword"], query
+    assert query["lexicon"] == ["enable"], query
+    assert query["ruleset"] == ["reword"], query
     assert bad.group(1) in query["q"][0].split(), query
     expect(page.locator("#hint")).to_have_text(
         f"{message} Click {square(take.row, take.col)} to undo the {take.kind}."
@@ -647,7 +648,9 @@ def test_earlier_turns_takes_stay_marked_and_a_take_that_breaks_a_word_is_warned
             own_rack_tile(page, "?" if good.blank else good.letter).click()
         cell(page, square(good.row, good.col)).click()
         if isinstance(good, SwapTake) and good.blank:
-            page.locator("#blank-dialog").get_by_role("button", name=good.letter, exact=True).click()
+            page.locator("#blank-dialog").get_by_role(
+                "button", name=good.letter, exact=True
+            ).click()
     assert all(verdict["accepted"] for verdict in answered.value.json()["words"])
     expect(cell(page, square(good.row, good.col))).to_have_class(TOOK_NOW)
     expect(page.locator("#hint")).not_to_contain_text("not a word")
