@@ -16,13 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from engine import DEFAULT_RULESET, RULESETS, get_ruleset
+from engine import DEFAULT_RULESET, RULESETS, VARIANTS, get_ruleset
 from lexicon.lexicon import ENABLE, UnknownLexicon, available_lexicons, get_lexicon
 
+#: Every ruleset a match may be played under, variants included (a Reword match's page asks
+#: with ``reword``): each board's longest word is its own.
+CHECKABLE_RULESETS: Final = (*RULESETS, *VARIANTS)
 #: Words checked at once, at most.
 MAX_WORDS: Final = 20
 #: The longest word any board holds (15 x 15).
-MAX_WORD_LENGTH: Final = max(rules.lexicon_max_len for rules in RULESETS.values())
+MAX_WORD_LENGTH: Final = max(get_ruleset(name).lexicon_max_len for name in CHECKABLE_RULESETS)
 #: The whole query, at most (20 words of 15 letters and their separators fit).
 MAX_QUERY_LENGTH: Final = 400
 #: Words are separated by spaces, tabs, line breaks or commas.
@@ -97,8 +100,10 @@ def check_words(
     words: Sequence[str], *, lexicon: str = ENABLE, ruleset: str = DEFAULT_RULESET
 ) -> WordCheck:
     """Whether the board of a ``ruleset`` match using ``lexicon`` accepts each word."""
-    if ruleset not in RULESETS:
-        raise BadWords("unknown_ruleset", f"ruleset must be one of {', '.join(RULESETS)}.")
+    if ruleset not in CHECKABLE_RULESETS:
+        raise BadWords(
+            "unknown_ruleset", f"ruleset must be one of {', '.join(CHECKABLE_RULESETS)}."
+        )
     if lexicon not in available_lexicons():
         raise BadWords(
             "unknown_lexicon", f"lexicon must be one of {', '.join(available_lexicons())}."

@@ -12,8 +12,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from ninja import Router
 
-from engine import DEFAULT_RULESET, RULESETS
+from engine import DEFAULT_RULESET
 from lexicon.checker import (
+    CHECKABLE_RULESETS,
     MAX_QUERY_LENGTH,
     MAX_WORD_LENGTH,
     MAX_WORDS,
@@ -74,7 +75,7 @@ def _parameters() -> list[dict[str, object]]:
         ),
         query(
             "ruleset",
-            {"type": "string", "enum": list(RULESETS), "default": DEFAULT_RULESET},
+            {"type": "string", "enum": list(CHECKABLE_RULESETS), "default": DEFAULT_RULESET},
             "The match's ruleset (its board sets the longest word).",
             required=False,
         ),
@@ -118,7 +119,7 @@ def words_page(request: HttpRequest) -> HttpResponse:
         "lexicon": lexicon,
         "ruleset": ruleset,
         "lexicons": available_lexicons(),
-        "rulesets": list(RULESETS),
+        "rulesets": list(CHECKABLE_RULESETS),
         "max_words": MAX_WORDS,
         "max_query": MAX_QUERY_LENGTH,
     }

@@ -197,6 +197,27 @@ function start(root) {
     return marks;
   }
 
+  // Reword: every earlier turn's swaps and steals (all but ``except``, the last play, whose takes
+  // are marked above), square index -> [{kind, turn}] oldest first: a quieter mark, a corner
+  // notch, with the turn in the square's name. ``snapshot.moves`` is the board's own history
+  // (a replay step's moves end at that step).
+  function pastTakes(snapshot, except) {
+    const marks = new Map();
+    for (const move of snapshot.moves) {
+      if (move === except || !move.takes || !move.takes.length) continue;
+      for (const take of move.takes) {
+        const index = take.row * SIZE + take.col;
+        if (!marks.has(index)) marks.set(index, []);
+        marks.get(index).push({ kind: take.take, turn: move.number });
+      }
+    }
+    return marks;
+  }
+
+  const pastTakeText = (taken) => taken
+    .map((t) => (t.kind === "swap" ? `swapped in turn ${t.turn}` : `a letter stolen here in turn ${t.turn}`))
+    .join(", ");
+
   // This turn's takes, marked the same way (a staged taken tile where it is staged).
   function currentMarks() {
     const marks = new Map();
@@ -221,12 +242,14 @@ function start(root) {
     const lastMove = showing ? null : lastPlayMove(shown);
     const past = showing ? showingMarks(showing) : lastMove ? takeMarks(lastMove, lastMove.takes || []) : new Map();
     const mine = staging ? currentMarks() : new Map();
+    const earlier = pastTakes(shown, lastPlayMove(shown));
     for (let row = 0; row < SIZE; row++) {
       for (let col = 0; col < SIZE; col++) {
         const td = cells[row][col];
         const index = row * SIZE + col;
         // Reword's marks: this turn's takes (until played), else the last play's.
         const mark = mine.get(index) || past.get(index);
+        const warned = mine.has(index) ? takeAt(row, col) : null;
         paintSquare(td, {
           name: squareName(row, col),
           char: board[row][col],
@@ -241,9 +264,20 @@ function start(root) {
           mark: mark && {
             css: mine.has(index) ? "took-now" : "took",
             shade: mark.shade,
-            says: mine.has(index) ? `${mark.what} this turn` : `${mark.what} in the last play`,
+            says:
+              (mine.has(index) ? `${mark.what} this turn` : `${mark.what} in the last play`) +
+              (warned && warned.warning ? `: ${warned.warning}` : ""),
           },
         });
+        // Earlier turns' swaps and steals: a notch for the latest (top right a swap, bottom left
+        // a steal), and every one in the square's name.
+        delete td.dataset.pastTake;
+        const before = earlier.get(index);
+        if (before) {
+          td.classList.add("past-take");
+          td.dataset.pastTake = before[before.length - 1].kind;
+          td.setAttribute("aria-label", `${td.getAttribute("aria-label")}, ${pastTakeText(before)}`);
+        }
         td.tabIndex = row === state.focus.row && col === state.focus.col ? 0 : -1;
       }
     }
@@ -396,11 +430,53 @@ function start(root) {
       return false;
     }
     const face = board[row][col];
-    state.takes.push({ kind: "steal", row, col, face, takenId: addTaken(face) });
+    const take = { kind: "steal", row, col, face, takenId: addTaken(face) };
+    state.takes.push(take);
     const name = squareName(row, col);
     hint(`You stole ${faceText(face)} from ${name}: play it this turn. ${name} is blocked until then.`);
     render();
+    checkWordsLeft(take, wordsLeft(board, take));
     return true;
+  }
+
+  // The words a take leaves through its square, across then down (as the engine checks them):
+  // a steal's without the stolen letter, a swap's with the tile put down. ``board`` is the one
+  // the takes before it left.
+  function wordsLeft(board, take) {
+    const after = board.map((line) => [...line]);
+    if (take.kind === "swap") after[take.row][take.col] = boardChar(take.placed.letter, take.placed.blank);
+    const runs = runsThrough(take.kind === "swap" ? after : board, take.row, take.col);
+    return runs.map((run) => run
+      .filter(([r, c]) => take.kind === "swap" || r !== take.row || c !== take.col)
+      .map(([r, c]) => after[r][c].toUpperCase())
+      .join(""));
+  }
+
+  // Reword: a word a take leaves behind that is not a word, said at once. The public word
+  // checker (/api/words/, matches/words.py) is asked about those words alone, with the match's
+  // word list and ruleset; the server checks the whole play again when it is sent, so an
+  // answer that does not come changes nothing.
+  async function checkWordsLeft(take, words) {
+    if (!words.length || !root.dataset.wordsUrl || !state.live) return;
+    const url = new URL(root.dataset.wordsUrl, location.href);
+    url.searchParams.set("q", words.join(" "));
+    url.searchParams.set("lexicon", state.live.lexicon);
+    url.searchParams.set("ruleset", state.live.ruleset);
+    let body;
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      body = await response.json();
+    } catch (error) {
+      return;
+    }
+    if (!state.takes.includes(take)) return; // undone meanwhile
+    const bad = (body.words || []).find((verdict) => !verdict.accepted);
+    if (!bad) return;
+    const name = squareName(take.row, take.col);
+    take.warning = `That would leave ${bad.word.toUpperCase()} on the board, which is not a word.`;
+    hint(`${take.warning} Click ${name} to undo the ${take.kind === "swap" ? "swap" : "steal"}.`);
+    render(); // the square's name says it too
   }
 
   async function swapOn(row, col) {
@@ -427,11 +503,14 @@ function start(root) {
       }
     }
     const placed = { letter, blank: tile.letter === "?" };
-    state.takes.push({ kind: "swap", row, col, face, rackId: tile.id, placed, takenId: addTaken(face, tile.id) });
+    const before = stagingBoard();
+    const take = { kind: "swap", row, col, face, rackId: tile.id, placed, takenId: addTaken(face, tile.id) };
+    state.takes.push(take);
     state.picked = null;
     hint(`You swapped ${placed.blank ? `a blank (${letter})` : letter} for ${faceText(face)} on `
       + `${squareName(row, col)}: play ${faceText(face)} this turn.`);
     render();
+    checkWordsLeft(take, wordsLeft(before, take));
     return true;
   }
 

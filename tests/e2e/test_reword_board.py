@@ -16,13 +16,14 @@ import re
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Page
 
 from accounts.models import Member
 from engine import Game, Pass, Play, StealTake, Swap, SwapTake, TakePlay
-from engine.errors import TakeBreaksWord
+from engine.errors import MoveError, TakeBreaksWord
 from engine.movegen import legal_plays
 from engine.reword import apply_takes, steal_squares
 from engine.takegen import take_plays
@@ -44,7 +45,7 @@ from tests.e2e.test_board import (
     stage_by_clicks,
 )
 from tests.matches.helpers import assert_tiles_conserved, commit_now, game_of
-from tests.matches.reword_helpers import planned_move, reword_match
+from tests.matches.reword_helpers import best_plain, best_take, planned_move, reword_match
 from tests.matches.test_clock_celery import celery_worker_with_beat  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -95,6 +96,16 @@ def a_breaking_steal(game: Game, seat: int) -> tuple[StealTake, str] | None:
         except TakeBreaksWord as error:
             return take, error.message
     return None
+
+
+def warning(game: Game, seat: int, take: StealTake | SwapTake) -> str:
+    """What a take's square adds to its name when the page warns of it at once: the engine's
+    refusal if the take leaves a word that is not a word behind, else nothing."""
+    try:
+        apply_takes(game.board, game.racks[seat], (take,), lexicon=lexicon())
+    except TakeBreaksWord as error:
+        return f": {error.message}"
+    return ""
 
 
 # ------------------------------------------------------------------ the browser's hands
@@ -439,7 +450,8 @@ def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
     expect(cell(page, first)).to_have_class(TOOK_NOW)
     expect(cell(page, first).locator(".letter")).to_have_text(own)
     expect(cell(page, first)).to_have_attribute(
-        "aria-label", re.compile(f"^{first}, {own}, swapped this turn$")
+        "aria-label",
+        f"{first}, {own}, swapped this turn{warning(game, 1, SwapTake(*word[0], own))}",
     )
     expect(taken).to_have_count(1)
     expect(rack).to_have_count(7)  # one down on the board, one up from it
@@ -475,7 +487,8 @@ def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
     page.locator("#blank-dialog").get_by_role("button", name="Q", exact=True).click()
     expect(cell(page, first)).to_have_class(re.compile(r"\bblank\b"))
     expect(cell(page, first)).to_have_attribute(
-        "aria-label", re.compile(f"^{first}, Q, blank, swapped this turn$")
+        "aria-label",
+        f"{first}, Q, blank, swapped this turn{warning(game, 1, SwapTake(*word[0], 'Q', True))}",
     )
     squares = [square(row, col) for row, col in word]
     for name in squares[1:4]:
@@ -525,3 +538,119 @@ def test_takes_by_keyboard_and_drag_undone_and_held_to_the_rules(
     turn = match.turns.get(number=2)
     assert [take["take"] for take in turn.takes] == ["steal"]
     assert_tiles_conserved(match)
+
+
+# ------------------------------------------------------------------ earlier turns' takes
+
+
+def a_breaking_take(game: Game, seat: int) -> tuple[StealTake | SwapTake, str] | None:
+    """A steal (else a swap of a rack letter) the shape allows but that leaves a word that is
+    not a word behind, and the engine's refusal of it."""
+    breaking: tuple[StealTake | SwapTake, str] | None = a_breaking_steal(game, seat)
+    if breaking is not None:
+        return breaking
+    size = game.board.size
+    for index, face in enumerate(game.board.cells):
+        if face is None:
+            continue
+        for letter in sorted({tile for tile in game.racks[seat] if tile != "?"}):
+            take = SwapTake(index // size, index % size, letter)
+            try:
+                apply_takes(game.board, game.racks[seat], (take,), lexicon=lexicon())
+            except TakeBreaksWord as error:
+                return take, error.message
+            except MoveError:  # another refusal: not the one looked for
+                continue
+    return None
+
+
+def test_earlier_turns_takes_stay_marked_and_a_take_that_breaks_a_word_is_warned_of(
+    open_page, make_fixture, alice: Member, bob: Member
+) -> None:
+    match = reword_match(make_fixture, alice, bob, seed=1)
+    players = (alice, bob)
+
+    # Turn 1 a plain play; turn 2 a steal; turn 3 a swap; turn 4 a plain play (the last play).
+    takes: dict[int, StealTake | SwapTake] = {}
+    for number, sort in ((1, None), (2, "steal"), (3, "swap"), (4, None)):
+        game = game_of(match)
+        move: Any = Play(best_plain(game).tiles) if sort is None else best_take(game, sort=sort)
+        assert move is not None, f"no {sort} for turn {number}"
+        if isinstance(move, TakePlay):
+            takes[number] = move.takes[0]
+        commit_now(match, players[game.to_move], move, assert_accepted=True)
+    match.refresh_from_db()
+    assert match.turn_number == 4
+    labels = {2: "a letter stolen here in turn 2", 3: "swapped in turn 3"}
+
+    # On everyone's board: each earlier take's square keeps a notch of its sort and says its turn.
+    spectator = open_page(match_url(match))
+    page = open_page(match_url(match), alice)
+    for watcher in (spectator, page):
+        expect(watcher.locator("td.past-take")).to_have_count(2)
+        expect(watcher.locator("td.took")).to_have_count(0)  # the last play took nothing
+        for number, take in takes.items():
+            target = cell(watcher, square(take.row, take.col))
+            expect(target).to_have_attribute("data-past-take", take.kind)
+            expect(target).to_have_attribute("aria-label", re.compile(f", {labels[number]}$"))
+
+    # "Show again" of the last play keeps them.
+    spectator.get_by_role("button", name=re.compile(r"^Show again:")).click()
+    expect(spectator.locator("#match")).to_have_class(re.compile(r"showing-last"))
+    expect(spectator.locator("td.past-take")).to_have_count(2)
+
+    # The replay at each step: marks up to that turn, the step's own takes as the last play's.
+    steal, swap = takes[2], takes[3]
+    spectator.goto(f"{match_url(match)}?turn=2")
+    expect(spectator.locator("#replay-banner")).to_contain_text("after move 2 of")
+    expect(spectator.locator("td.past-take")).to_have_count(0)
+    expect(cell(spectator, square(steal.row, steal.col))).to_have_class(TOOK)
+    spectator.goto(f"{match_url(match)}?turn=3")
+    expect(spectator.locator("#replay-banner")).to_contain_text("after move 3 of")
+    expect(spectator.locator("td.past-take")).to_have_count(1)
+    expect(cell(spectator, square(steal.row, steal.col))).to_have_attribute(
+        "aria-label", re.compile(f", {labels[2]}$")
+    )
+    expect(cell(spectator, square(swap.row, swap.col))).to_have_class(TOOK)
+
+    # A take that leaves a non-word behind is warned of at once, from the public word checker
+    # asked about the words left (with the match's word list and ruleset, nothing else).
+    expect(page.locator("#turn-line")).to_contain_text("Your turn")
+    game = game_of(match)
+    breaking = a_breaking_take(game, 0)
+    assert breaking is not None, "no take that breaks a word on this board"
+    take, message = breaking
+    bad = re.search(r"leave (\w+) on", message)
+    assert bad is not None, message
+    target = cell(page, square(take.row, take.col))
+    with page.expect_request(re.compile(r"/api/words/\?")) as asked:
+        if isinstance(take, SwapTake):
+            own_rack_tile(page, take.letter).click()
+        target.click()
+    query = parse_qs(urlsplit(asked.value.url).query)
+    assert set(query) == {"q", "lexicon", "ruleset"}, query
+    assert query["lexicon"] == ["enable"], query
+    assert query["ruleset"] == ["reword"], query
+    assert bad.group(1) in query["q"][0].split(), query
+    expect(page.locator("#hint")).to_have_text(
+        f"{message} Click {square(take.row, take.col)} to undo the {take.kind}."
+    )
+    expect(target).to_have_attribute("aria-label", re.compile(f": {re.escape(message)}$"))
+    target.click()  # undone
+    expect(page.locator("td.took-now")).to_have_count(0)
+
+    # A take that leaves only words: asked, and no warning.
+    fine = best_take(game, sort="steal") or best_take(game, sort="swap")
+    assert fine is not None
+    good = fine.takes[0]
+    with page.expect_response(re.compile(r"/api/words/\?")) as answered:
+        if isinstance(good, SwapTake):
+            own_rack_tile(page, "?" if good.blank else good.letter).click()
+        cell(page, square(good.row, good.col)).click()
+        if isinstance(good, SwapTake) and good.blank:
+            page.locator("#blank-dialog").get_by_role(
+                "button", name=good.letter, exact=True
+            ).click()
+    assert all(verdict["accepted"] for verdict in answered.value.json()["words"])
+    expect(cell(page, square(good.row, good.col))).to_have_class(TOOK_NOW)
+    expect(page.locator("#hint")).not_to_contain_text("not a word")

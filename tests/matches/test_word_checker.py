@@ -64,7 +64,7 @@ def board_accepts(word: str, ruleset: str) -> bool:
 WORDS = ["cat", "QI", "za", "aa", "xyzzy", "quixotic", "abbreviation", "zzz", "oxyphenbutazone"]
 
 
-@pytest.mark.parametrize("ruleset", ["word-duel", "classic", "outspell"])
+@pytest.mark.parametrize("ruleset", ["word-duel", "classic", "outspell", "reword"])
 def test_each_verdict_is_the_boards(ruleset) -> None:
     status, answer = api_get({"q": " ".join(WORDS), "ruleset": ruleset})
     assert status == 200
