@@ -34,6 +34,7 @@ def finished(make_fixture, alice, bob) -> Match:
         match.refresh_from_db()
         if match.is_over:
             break
+        assert match.to_move is not None
         player = (alice, bob)[match.to_move]
         commit_now(match, player, planned_move(game_of(match)), assert_accepted=True)
     assert match.is_over
