@@ -264,9 +264,8 @@ function start(root) {
           mark: mark && {
             css: mine.has(index) ? "took-now" : "took",
             shade: mark.shade,
-            says:
-              (mine.has(index) ? `${mark.what} this turn` : `${mark.what} in the last play`) +
-              (warned && warned.warning ? `: ${warned.warning}` : ""),
+            says: mine.has(index) ? `${mark.what} this turn` : `${mark.what} in the last play`,
+            warning: warned && warned.warning,
           },
         });
         // Earlier turns' swaps and steals: a notch for the latest (top right a swap, bottom left

@@ -77,10 +77,11 @@ export function paintSquare(
     label = `${name}, ${premium ? `${premium.name}, ` : ""}empty`;
   }
   if (mark) {
-    // Reword's take marks ({css, shade, says}); a blocked square has said so already.
+    // Reword's take marks ({css, shade, says, warning}); a blocked square has said so already.
     classes.push(mark.css);
     td.dataset.shade = mark.shade;
     if (!blocked) label += `, ${mark.says}`;
+    if (mark.warning) label += `: ${mark.warning}`;
   }
   td.className = classes.join(" ");
   td.setAttribute("aria-label", label);
