@@ -69,7 +69,7 @@ def series_view(*, user: Any, tournament_id: int) -> SeriesView:
             SessionLine(
                 number=session.number,
                 kickoff_at=session.kickoff_at,
-                status=session.status,  # type: ignore[arg-type]
+                status=session.status,
                 match_id=session.match_id,
                 reason=session.cancel_reason,
                 present=sorted(str(member) for member in session.present.all()),
@@ -78,10 +78,7 @@ def series_view(*, user: Any, tournament_id: int) -> SeriesView:
             )
         )
     rows = sorted(
-        (
-            (sum(scores[member.pk].values()), str(member), member)
-            for member in entrants
-        ),
+        ((sum(scores[member.pk].values()), str(member), member) for member in entrants),
         key=lambda row: (-row[0], row[1]),
     )
     standings: list[StandingRow] = []
@@ -101,7 +98,7 @@ def series_view(*, user: Any, tournament_id: int) -> SeriesView:
     return SeriesView(
         tournament_id=series.tournament_id,
         name=series.tournament.name,
-        visibility=series.tournament.visibility,  # type: ignore[arg-type]
+        visibility=series.tournament.visibility,
         turn_time_seconds=int(series.turn_time.total_seconds()),
         round_time_seconds=int(series.round_time.total_seconds()),
         entrants=[str(member) for member in entrants],
