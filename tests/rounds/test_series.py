@@ -237,6 +237,19 @@ def test_pages_and_api(organiser, alice, bob, make_member) -> None:
         assert bad.status_code == 400
         assert "past" in bad.content.decode()
     assert client_for(alice).get("/organise/rounds-series/").status_code == 403
+    assert client_for(alice).post(page + "schedule/", {"kickoff_at": "x"}).status_code == 403
+    # A member says "I'm here" on the page; an outsider is refused in words, nothing changed.
+    with time_machine.travel(T0, tick=False):
+        check_in = f"/rounds/series/{friday.pk}/sessions/1/check-in/"
+        assert client_for(carol).post(check_in).status_code == 302
+        outsider = make_member("outsider")
+        refused = client_for(outsider).post(check_in, follow=True)
+        assert "You are not entered in this Word Skill tournament." in refused.content.decode()
+    session = RoundsSession.objects.get(series__tournament=friday)
+    assert list(session.present.values_list("username", flat=True)) == ["carol"]
+    # The tournament's own page leads to its sessions and standings.
+    tournament_page = client_for(alice).get(f"/tournaments/{public.pk}/").content.decode()
+    assert f"/rounds/series/{public.pk}/" in tournament_page
     # The tournament page: sessions and standings; members-only hidden from visitors.
     html = client_for(alice).get(f"/rounds/series/{public.pk}/").content.decode()
     for part in ("Session 1", "Standings", "% of top"):
