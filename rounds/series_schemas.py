@@ -10,7 +10,7 @@ from matches.schemas import Shape, When
 SessionStatus = Literal["scheduled", "opened", "cancelled"]
 
 
-class SessionLine(Shape):
+class SeriesSessionLine(Shape):
     """One session: its kick-off, what became of it, its match once opened."""
 
     number: int
@@ -27,7 +27,7 @@ class SessionLine(Shape):
     rounds_closed: int
 
 
-class StandingRow(Shape):
+class SeriesStandingRow(Shape):
     """One entrant's line: total over every session (a session missed counts 0) and its
     percentage of the top (the sum of every closed round's best play, over all sessions)."""
 
@@ -50,6 +50,6 @@ class SeriesView(Shape):
     turn_time_seconds: int
     round_time_seconds: int
     entrants: list[str]
-    sessions: list[SessionLine]
+    sessions: list[SeriesSessionLine]
     top: int
-    standings: list[StandingRow]
+    standings: list[SeriesStandingRow]

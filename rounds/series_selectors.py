@@ -14,7 +14,7 @@ from engine.rulesets import get_ruleset
 from matches.visibility.pages import can_view_tournament
 from matches.visibility.rounds_series import SessionScore, session_score
 from rounds.models import ClosedRound, RoundsPlayer, RoundsSeries, RoundsSession
-from rounds.series_schemas import SeriesView, SessionLine, StandingRow
+from rounds.series_schemas import SeriesSessionLine, SeriesStandingRow, SeriesView
 from rounds.services.series import SeriesMissing
 
 
@@ -43,7 +43,7 @@ def series_view(*, user: Any, tournament_id: int) -> SeriesView:
         seats = list(RoundsPlayer.objects.filter(match_id__in=match_ids).order_by("position"))
         closed = list(ClosedRound.objects.filter(match_id__in=match_ids).order_by("number"))
     rules = get_ruleset("word-skill")
-    lines: list[SessionLine] = []
+    lines: list[SeriesSessionLine] = []
     scores: dict[int, dict[int, int]] = {member.pk: {} for member in entrants}
     played: dict[int, int] = {member.pk: 0 for member in entrants}
     top = 0
@@ -66,7 +66,7 @@ def series_view(*, user: Any, tournament_id: int) -> SeriesView:
                     played[seat.member_id] += 1
         top += score.top
         lines.append(
-            SessionLine(
+            SeriesSessionLine(
                 number=session.number,
                 kickoff_at=session.kickoff_at,
                 status=session.status,
@@ -81,11 +81,11 @@ def series_view(*, user: Any, tournament_id: int) -> SeriesView:
         ((sum(scores[member.pk].values()), str(member), member) for member in entrants),
         key=lambda row: (-row[0], row[1]),
     )
-    standings: list[StandingRow] = []
+    standings: list[SeriesStandingRow] = []
     for index, (total, name, member) in enumerate(rows):
         place = standings[-1].place if standings and standings[-1].total == total else index + 1
         standings.append(
-            StandingRow(
+            SeriesStandingRow(
                 place=place,
                 member_id=member.pk,
                 name=name,
