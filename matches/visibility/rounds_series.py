@@ -3,16 +3,20 @@
 in play adds nothing a player has not yet seen of it; a round's top is the score of its best
 play (the duplicate top), what a player scored is their ``scores`` entry.
 
-Pure: engine values in, engine values out; no model, no query. Who may see a tournament at all
-is ``pages.can_view_tournament`` (its visibility), decided before this is asked.
+No query: the caller reads the rows. Who may see a tournament at all is
+``pages.can_view_tournament`` (its visibility), decided before its standings are asked; a
+session's own rounds match follows its tournament (``can_view_session_match``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.rounds import RoundRecord
+from matches.models import Visibility
+from matches.visibility.access import is_club_member
 from matches.visibility.rounds import public_record
 
 
@@ -40,3 +44,9 @@ def session_score(closed: Sequence[RoundRecord], *, players: int, over: bool) ->
     return SessionScore(
         top=sum(round_top(record) for record in records), totals=tuple(totals), rounds=len(records)
     )
+
+
+def can_view_session_match(*, tournament_visibility: str | None, user: Any) -> bool:
+    """Who may see a rounds match: a session of a members-only Word Skill tournament only
+    members (as its tournament); any other rounds match (``None``: no tournament) everyone."""
+    return tournament_visibility in (None, Visibility.PUBLIC) or is_club_member(user)

@@ -264,3 +264,18 @@ def test_pages_and_api(organiser, alice, bob, make_member) -> None:
     assert view == series_view(user=None, tournament_id=public.pk)
     assert client_for(None).get(f"/api/series/{members_only.pk}").status_code == 404
     assert client_for(None).get("/api/series/99999").json()["code"] == "not_found"
+
+
+def test_a_members_only_sessions_match_is_hidden_from_visitors(organiser, alice, bob) -> None:
+    with time_machine.travel(T0 - 2 * HOUR, tick=False):
+        hidden = make_series(organiser, alice, bob, visibility="members")
+        shown = make_series(organiser, alice, bob)
+    hidden_match = play_session(organiser, hidden, [alice, bob], T0)
+    shown_match = play_session(organiser, shown, [alice, bob], T0 + HOUR)
+    visitor, member = client_for(None), client_for(bob)
+    for path in (f"/rounds/{hidden_match.pk}/", f"/api/rounds/{hidden_match.pk}"):
+        assert visitor.get(path).status_code == 404
+        assert member.get(path).status_code == 200
+    assert visitor.get(f"/api/rounds/{hidden_match.pk}").json()["code"] == "not_found"
+    assert visitor.get(f"/rounds/{shown_match.pk}/").status_code == 200
+    assert visitor.get(f"/api/rounds/{shown_match.pk}").status_code == 200
