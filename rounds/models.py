@@ -172,3 +172,62 @@ class ClosedRound(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} · round {self.number}"
+
+
+class RoundsSeries(models.Model):
+    """A Word Skill tournament (a duplicate club's series): its tournament's entrants meet in
+    sessions, each one rounds match, scored by total and by percentage of the top."""
+
+    tournament = models.OneToOneField(
+        "matches.Tournament", on_delete=models.CASCADE, related_name="rounds_series"
+    )
+    #: Each session's personal timer and round deadline, set by the organiser.
+    turn_time = models.DurationField(default=DEFAULT_TURN_TIME)
+    round_time = models.DurationField(default=DEFAULT_ROUND_TIME)
+
+    class Meta:
+        verbose_name_plural = "rounds series"
+
+    def __str__(self) -> str:
+        return str(self.tournament)
+
+
+class RoundsSession(models.Model):
+    """One session of a series: a kick-off; at it (the beat task ``rounds.open_due_sessions``)
+    the rounds match opens with the entrants present and starts, or the session is cancelled."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        OPENED = "opened", "Opened"
+        CANCELLED = "cancelled", "Cancelled"
+
+    series = models.ForeignKey(RoundsSeries, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField()
+    kickoff_at = models.DateTimeField()
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True
+    )
+    #: The entrants who said they are there before kick-off: the session's players.
+    present = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="rounds_sessions_present"
+    )
+    match = models.OneToOneField(
+        RoundsMatch, null=True, blank=True, on_delete=models.PROTECT, related_name="session"
+    )
+    cancel_reason = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["series", "number"]
+        indexes = [
+            models.Index(
+                fields=["kickoff_at", "id"],
+                name="rounds_session_due",
+                condition=Q(status="scheduled"),
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "number"], name="rounds_session_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series} · session {self.number}"

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 
 from engine.rounds import RoundRecord, RoundsGame
 from engine.rulesets import get_ruleset
 from matches.visibility.rounds import rounds_sight
+from matches.visibility.rounds_series import can_view_session_match
 from rounds.models import ClosedRound, RoundsMatch, RoundsPlayer
 from rounds.payloads import rounds_view
 from rounds.schemas import RoundsView
@@ -24,11 +26,25 @@ def viewer_position(players: list[RoundsPlayer], user: Any) -> int | None:
     return next((p.position for p in players if p.member_id == user.pk), None)
 
 
+def _tournament_visibility(match: RoundsMatch) -> str | None:
+    """The visibility of the Word Skill tournament whose session the match is (None: none)."""
+    try:
+        return match.session.series.tournament.visibility
+    except ObjectDoesNotExist:
+        return None
+
+
 def rounds_state(*, user: Any, match_id: int) -> RoundsView:
     """The match as ``user`` may see it, read as one moment (one transaction)."""
     with transaction.atomic():
-        match = RoundsMatch.objects.select_related("host").filter(pk=match_id).first()
-        if match is None:
+        match = (
+            RoundsMatch.objects.select_related("host", "session__series__tournament")
+            .filter(pk=match_id)
+            .first()
+        )
+        if match is None or not can_view_session_match(
+            tournament_visibility=_tournament_visibility(match), user=user
+        ):
             raise RoundsMatchMissing(RoundsMatchMissing.MESSAGE)
         players = list(match.players.select_related("member").order_by("position"))
         closed = list(ClosedRound.objects.filter(match=match).order_by("number"))

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from rounds import views
+from rounds import series_views, views
 
 app_name = "rounds"
 
@@ -14,4 +14,10 @@ urlpatterns = [
     path("<int:match_id>/join/", views.join, name="join"),
     path("<int:match_id>/start/", views.start_game, name="start-game"),
     path("<int:match_id>/replay/", views.replay, name="replay"),
+    path("series/<int:tournament_id>/", series_views.series_page, name="series"),
+    path(
+        "series/<int:tournament_id>/sessions/<int:number>/check-in/",
+        series_views.check_in,
+        name="series-check-in",
+    ),
 ]

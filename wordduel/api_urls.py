@@ -14,6 +14,7 @@ from matches.api import api, refusal_response
 from matches.schemas import ApiError
 from matches.words import router as words_router
 from rounds.api import router as rounds_router
+from rounds.series_api import router as series_router
 from tournaments.api import leagues_router
 from tournaments.api import router as tournaments_router
 from tournaments.organise_api import router as organise_router
@@ -24,6 +25,7 @@ api.add_router("/tournaments", tournaments_router)
 api.add_router("/leagues", leagues_router)
 api.add_router("/challenges", challenges_router)
 api.add_router("/rounds", rounds_router)
+api.add_router("/series", series_router)
 
 
 def api_root(request: HttpRequest) -> HttpResponse:

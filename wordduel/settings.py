@@ -443,6 +443,12 @@ CELERY_BEAT_SCHEDULE["rounds.close_due_rounds"] = {
     "schedule": CLOCK_SWEEP_SECONDS,
     "options": {"expires": CLOCK_SWEEP_SECONDS},
 }
+# Word Skill tournaments' sessions kick off (rounds/services/series.py) on the same beat.
+CELERY_BEAT_SCHEDULE["rounds.open_due_sessions"] = {
+    "task": "rounds.open_due_sessions",
+    "schedule": CLOCK_SWEEP_SECONDS,
+    "options": {"expires": CLOCK_SWEEP_SECONDS},
+}
 # Notices (notifications/sweeps.py): forfeit warnings, kick-off reminders, digests, and
 # deliveries whose time came, once a minute.
 NOTIFY_SWEEP_SECONDS = float(os.environ.get("NOTIFY_SWEEP_SECONDS", "60"))

@@ -21,6 +21,7 @@ urlpatterns = [
     path("practice/", include("practice.urls")),
     path("challenges/", include("challenges.urls")),
     path("rounds/", include("rounds.urls")),
+    path("organise/rounds-series/", include("rounds.series_urls")),
     path("", include("ratings.urls")),
     path("", include("vacations.urls")),
     path("", include("tournaments.urls")),

@@ -110,6 +110,11 @@ SENT_BY: dict[str, frozenset[str]] = {
     "StaleRound": frozenset({"socket", "api"}),
     "RoundsMembersOnly": frozenset({"socket", "api"}),
     "RoundRefused": frozenset({"socket", "api"}),  # its codes are the engine's (section 19)
+    # A Word Skill tournament: its pages, and /api/series/<id> (not_found only).
+    "InvalidSeries": frozenset(),
+    "SeriesMissing": frozenset({"api"}),
+    "NotEntered": frozenset(),
+    "SessionClosed": frozenset(),
 }
 
 #: The socket answers these refusals as acks with the service's own message (a MatchMissing
