@@ -80,6 +80,7 @@ def round_result(record: RoundRecord, *, drawn_public: bool) -> RoundResult:
         drawn_among=list(record.drawn_among),
         totals=list(record.totals),
         drawn="".join(record.drawn) if drawn_public else None,
+        redealt=["".join(tray) for tray in record.redealt],
     )
 
 
@@ -141,6 +142,8 @@ def rounds_view(
             else own_round_view(sight.own_round, turn_time=match.turn_time)
         ),
         rounds=[round_result(r, drawn_public=sight.drawn_public) for r in sight.closed],
+        redealt=["".join(tray) for tray in sight.redealt],
+        unplayable=["".join(tray) for tray in sight.unplayable],
         end_reason=match.end_reason,
         winners=winners_of(players),
     )

@@ -100,6 +100,9 @@ class RoundResult(Shape):
     drawn: Tray | None = Field(
         description="The tiles drawn for the next tray: public once the match is over."
     )
+    redealt: list[Tray] = Field(
+        description="Trays dealt for this round before its tray and put back: no play possible."
+    )
 
 
 class OwnRound(Shape):
@@ -132,6 +135,12 @@ class RoundsView(Sparse):
         description="Your tray and clock, once you started the open round."
     )
     rounds: list[RoundResult]
+    redealt: list[Tray] = Field(
+        description="Trays dealt for the open round before its tray and put back: no play possible."
+    )
+    unplayable: list[Tray] = Field(
+        description="At a no_play end: every tray dealt for the round that never opened."
+    )
     end_reason: RoundsEndReason
     winners: list[Player]
 

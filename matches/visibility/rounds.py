@@ -11,7 +11,10 @@ frames and notices only from what these functions return. The policy, written on
 - who has **started** and who has **finished** the open round is public (never what);
 - the **tiles drawn** for the next tray (``RoundRecord.drawn``, ``returned``) would tell
   the next tray: hidden until the match is over;
-- the **bag's seed** only once the match is over (its commitment from the start).
+- the **bag's seed** only once the match is over (its commitment from the start);
+- a **tray put back** because it had no play (``OpenRound.redealt``, ``RoundRecord.redealt``,
+  ``RoundsGame.unplayable``) is public as soon as it is rejected: it went back to the bag and
+  tells nothing of the tray dealt after it.
 
 Pure: engine values in, engine values out; no model, no query (the caller reads the rows
 consistently, under its own transaction).
@@ -50,6 +53,10 @@ class RoundsSight:
     bag_seed: str | None
     #: Whether the closed rounds' ``drawn`` tiles are shown (once the match is over).
     drawn_public: bool
+    #: Trays dealt for the open round and put back, none with a play (public).
+    redealt: tuple[tuple[str, ...], ...] = ()
+    #: At a ``no_play`` end, every tray dealt for the round that never opened (public).
+    unplayable: tuple[tuple[str, ...], ...] = ()
 
 
 def own_round(current: OpenRound | None, position: int | None) -> OwnRoundSight | None:
@@ -109,6 +116,8 @@ def rounds_sight(
         closed=tuple(public_record(record, over=over) for record in closed),
         bag_seed=bag_seed_for(over=over, bag_seed=bag_seed),
         drawn_public=over,
+        redealt=current.redealt if current is not None else (),
+        unplayable=game.unplayable if game is not None else (),
     )
 
 
