@@ -22,6 +22,7 @@ consistently, under its own transaction).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -153,3 +154,67 @@ def round_ready_sight(
     if current.started[position] is not None:
         return None
     return RoundReadySight(name=name, number=number)
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One player's line of a finished match's final table (public once it is over)."""
+
+    name: str
+    total: int
+    place: int
+    you: bool
+
+
+@dataclass(frozen=True)
+class RoundsResultSight:
+    """What a rounds match's result notice may say to one of its members: their place, the
+    final table, why it ended (all public once the match is over)."""
+
+    name: str
+    place: int
+    shared: bool
+    table: tuple[TableLine, ...]
+    end_reason: str
+    rounds: int
+
+
+@dataclass(frozen=True)
+class FinalPlayer:
+    """A player of a finished match as the caller read it: position, name, total, place."""
+
+    position: int
+    name: str
+    total: int
+    place: int | None
+    member_id: int | None
+
+
+def rounds_result_sight(
+    *,
+    name: str,
+    over: bool,
+    end_reason: str,
+    rounds: int,
+    players: Sequence[FinalPlayer],
+    member_id: int,
+) -> RoundsResultSight | None:
+    """The result told to member ``member_id``: only once the match is over, and only to a
+    member who played it (None: not sent). No tray, no bag, no play."""
+    if not over:
+        return None
+    mine = next((p for p in players if p.member_id == member_id), None)
+    if mine is None or mine.place is None:
+        return None
+    ordered = sorted(players, key=lambda p: (p.place or len(players) + 1, p.position))
+    return RoundsResultSight(
+        name=name,
+        place=mine.place,
+        shared=sum(1 for p in players if p.place == mine.place) > 1,
+        table=tuple(
+            TableLine(name=p.name, total=p.total, place=p.place or 0, you=p is mine)
+            for p in ordered
+        ),
+        end_reason=end_reason,
+        rounds=rounds,
+    )
