@@ -17,6 +17,7 @@ from rounds.schemas import (
     RoundReady,
     RoundResult,
     RoundsEnded,
+    RoundsJoined,
     RoundsPlayerView,
     RoundsSettings,
     RoundsView,
@@ -97,6 +98,27 @@ def winners_of(players: list[RoundsPlayer]) -> list[int]:
     return [player.position for player in players if player.place == 1]
 
 
+def player_view(
+    player: RoundsPlayer, *, started: tuple[bool, ...], submitted: tuple[bool, ...]
+) -> RoundsPlayerView:
+    """One player as everyone sees them (``started``/``submitted``: ``progress``)."""
+    return RoundsPlayerView(
+        position=player.position,
+        name=player.name,
+        member_id=player.member_id,
+        gramma_ana=player.is_gramma_ana,
+        total=player.total,
+        place=player.place,
+        started=started[player.position] if player.position < len(started) else False,
+        submitted=submitted[player.position] if player.position < len(submitted) else False,
+    )
+
+
+def rounds_joined(players: list[RoundsPlayer]) -> RoundsJoined:
+    """Every player of an open match (nobody has started a round: there is none)."""
+    return RoundsJoined(players=[player_view(p, started=(), submitted=()) for p in players])
+
+
 def rounds_view(
     match: RoundsMatch,
     players: list[RoundsPlayer],
@@ -114,21 +136,7 @@ def rounds_view(
         status=match.status,
         host=str(match.host),
         settings=settings_view(match, gramma_cap),
-        players=[
-            RoundsPlayerView(
-                position=player.position,
-                name=player.name,
-                member_id=player.member_id,
-                gramma_ana=player.is_gramma_ana,
-                total=player.total,
-                place=player.place,
-                started=started[player.position] if player.position < len(started) else False,
-                submitted=(
-                    submitted[player.position] if player.position < len(submitted) else False
-                ),
-            )
-            for player in players
-        ],
+        players=[player_view(player, started=started, submitted=submitted) for player in players],
         round_number=sight.round_number,
         round_deadline_at=match.round_deadline_at if not match.is_over else None,
         board=list(sight.board),

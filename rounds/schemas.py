@@ -160,6 +160,12 @@ class RoundProgress(Shape):
     submitted: list[bool]
 
 
+class RoundsJoined(Shape):
+    """A member joined the open match: every player now, in order (public)."""
+
+    players: list[RoundsPlayerView]
+
+
 class RoundsEnded(Shape):
     """The match is over: the totals, the winners, the bag's seed to check it."""
 
@@ -285,18 +291,26 @@ class RoundClosedFrame(_RoundsEvent):
     data: RoundResult
 
 
+class RoundsJoinedFrame(_RoundsEvent):
+    type: Literal["joined"] = "joined"
+    data: RoundsJoined
+
+
 class RoundsEndedFrame(_RoundsEvent):
     type: Literal["ended"] = "ended"
     data: RoundsEnded
 
 
-RoundsEventFrame = RoundReadyFrame | RoundProgressFrame | RoundClosedFrame | RoundsEndedFrame
+RoundsEventFrame = (
+    RoundsJoinedFrame | RoundReadyFrame | RoundProgressFrame | RoundClosedFrame | RoundsEndedFrame
+)
 RoundsServerFrame = (
     RoundsSnapshotFrame
     | ErrorFrame
     | StartedAck
     | SubmittedAck
     | RoundsRefusedAck
+    | RoundsJoinedFrame
     | RoundReadyFrame
     | RoundStartedFrame
     | RoundProgressFrame
@@ -307,6 +321,7 @@ ROUNDS_SERVER_TYPES = (
     "snapshot",
     "error",
     "ack",
+    "joined",
     "round_ready",
     "round_started",
     "progress",

@@ -268,6 +268,9 @@ function start(root) {
       case "ack":
         onAck(frame);
         break;
+      case "joined": // a member joined the open match: every player now
+        if (state.live.status === "open") state.live.players = frame.data.players;
+        break;
       case "round_started": // this member's start, from another of their pages
         state.live.your_round = frame.data;
         setTray(own());
@@ -540,13 +543,10 @@ function start(root) {
     renderEnd();
   }
 
+  // The clocks tick here; who joins an open match comes as "joined" news (no polling).
   setInterval(() => {
-    if (!state.live) return;
-    renderClocks();
-    // Before the start nothing is pushed when a member joins: ask again now and then.
-    if (state.live.status === "open" && connected && !(tick++ % 5)) send({ type: "sync", id: newId("sync") });
+    if (state.live) renderClocks();
   }, 1000);
-  let tick = 1;
 
   // ------------------------------------------------------------------ input
 
