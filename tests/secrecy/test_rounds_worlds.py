@@ -6,13 +6,13 @@ pages (the board page's HTML with its embedded snapshot, and the replay page), a
 member's "Round n is ready" notice says.
 
 Each world starts from an empty database whose sequences start at 1 and a clock that stands
-still, so ids and times are equal by construction; the one normalisation is the bag's
+still, so ids and times are equal by construction; the normalisations: the bag's
 commitment (the SHA-256 of the seed, public from the start on purpose), replaced by
-``<bag-commitment>``; a page's per-request CSRF token and script nonce (random by design,
-different on every request even within one world), replaced by ``<csrf>`` and ``<nonce>``; and a socket's frames are compared as its two streams, each in order
-(the answers to its own requests, the news of the match), since which of two frames sent at
-one moment arrives first is the transport's choice. Each pair also shows the worlds differ
-for someone allowed to see it.
+``<bag-commitment>``; a page's CSRF token and script nonce (random by design, new on every
+request even within one world), replaced by ``<csrf>`` and ``<nonce>``; and a socket's
+frames are compared as its two streams, each in order (the answers to its own requests, the
+news of the match), since which of two frames sent at one moment arrives first is the
+transport's choice. Each pair also shows the worlds differ for someone allowed to see it.
 
 - **Bob's play**: alice passed, bob played (one world) or passed (the other), carol has not
   started: the round is open. Alice, carol, dave (a member watching) and a visitor see the
