@@ -3,15 +3,22 @@
 A take-play is a play made on the board its takes leave, from the rack they leave, that uses
 every tile taken and puts nothing on a square stolen from. So the search reuses the play
 generator (``movegen.legal_plays``): for each legal take it lists the plays of the board and
-rack after it, keeps those that place every taken tile and avoid the blocked squares, and
-scores each through ``reword.evaluate_take_play`` (what ``Game.apply`` runs), so a listed move
-is exactly what the game would accept and record.
+rack after it, told what every play must use (``must_play``: the tiles taken) and where none
+may go (``blocked``), which it prunes while it walks the word graph rather than listing every
+play and dropping most. Each play it lists is one ``reword.evaluate_take_play`` (what
+``Game.apply`` runs) accepts, with the same words and score but for one thing the generator
+cannot know, the bingo (the rules give it by the rack the turn began with; a steal adds a
+tile), which is corrected here; so a listed move is exactly what the game would accept and
+record, without checking it again. Takes that leave the same position (board, tiles held,
+tiles to play, blocked squares: two takes on different squares made in either order, or
+swaps of like tiles) share one search.
 
 Every single take (``legal_takes``) is listed in full; deeper turns (two to four takes) grow
 from the takes that took the most valuable tiles first, for as long as the caller's time
 budget (``deadline``, a ``time.monotonic()`` value) lasts. One-take moves are listed in full
 when no deadline is given; ``tests/engine/test_reword_takegen.py`` checks them against a brute
-force.
+force, and ``tests/engine/test_takegen_equivalence.py`` checks the search lists exactly what
+the one before it did (kept as ``tests/engine/reference_takegen.py``), for one and two takes.
 """
 
 from __future__ import annotations
