@@ -149,7 +149,9 @@ def legal_plays(
         graph = word_graph(lexicon)
     if board.size != rules.board_size:
         raise ValueError(f"a {board.size} x {board.size} board under ruleset {rules.name}")
-    return _Generator(
+    if not must_play and not blocked:
+        return _Generator(board, tuple(rack), rules, graph).run()
+    return _NarrowGenerator(
         board, tuple(rack), rules, graph, must_play=tuple(must_play), blocked=frozenset(blocked)
     ).run()
 
@@ -362,6 +364,225 @@ class _Generator:
         bingo_bonus = self.bingo_bonus
         bingo_tiles = self.rules.bingo_tiles
         found = self.found
+        n = len(codes)
+        #: Tiles placed so far in this line, in line order: (position, letter code, blank).
+        placed: list[tuple[int, int, bool]] = []
+        anchor = 0
+        word_start = 0
+
+        def extend(p: int, node: int, main: int, mult: int, cross: int, rack_mask: int) -> None:
+            """Continue the word at square ``p`` (at or past the anchor)."""
+            # Old tiles: follow them; a word cannot end just before an old tile.
+            while p < n and codes[p] >= 0:
+                child = children[node].get(codes[p])
+                if child is None:
+                    return
+                node = child
+                main += values[p]
+                p += 1
+            if p > anchor and terminal[node]:
+                count = len(placed)
+                if count > 1 or lone_ok[placed[0][0]]:
+                    score = main * mult + cross
+                    if count >= bingo_tiles:
+                        score += bingo_bonus
+                    found.append((line, word_start, tuple(placed), main * mult, score))
+            if p == n or len(placed) == max_tiles:
+                return
+            mask = node_letters[node] & cross_mask[p]
+            if not counts[_BLANK_CODE]:
+                mask &= rack_mask
+            if not mask:
+                return
+            kids = children[node]
+            lm = lmult[p]
+            wm = wmult[p]
+            cs = cross_sum[p]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                code = low.bit_length() - 1
+                child = kids[code]
+                if counts[code]:
+                    counts[code] -= 1
+                    points = letter_values[code] * lm
+                    placed.append((p, code, False))
+                    extend(
+                        p + 1,
+                        child,
+                        main + points,
+                        mult * wm,
+                        cross + ((cs + points) * wm if cs >= 0 else 0),
+                        rack_mask if counts[code] else rack_mask & ~low,
+                    )
+                    placed.pop()
+                    counts[code] += 1
+                if counts[_BLANK_CODE]:
+                    counts[_BLANK_CODE] -= 1
+                    placed.append((p, code, True))
+                    extend(
+                        p + 1,
+                        child,
+                        main,
+                        mult * wm,
+                        cross + (cs * wm if cs >= 0 else 0),
+                        rack_mask,
+                    )
+                    placed.pop()
+                    counts[_BLANK_CODE] += 1
+
+        #: Rack tiles of the left part being built, in order: (letter code, blank).
+        left_tiles: list[tuple[int, bool]] = []
+
+        def left_part(node: int, room: int, rack_mask: int) -> None:
+            """Every prefix of rack tiles (up to ``room`` long) on the free squares in front
+            of the anchor, each then extended through the anchor."""
+            nonlocal word_start
+            k = len(left_tiles)
+            anchor_letters = (
+                cross_mask[anchor] if counts[_BLANK_CODE] else cross_mask[anchor] & rack_mask
+            )
+            # Give up unless some letter the anchor takes lies within reach of this prefix.
+            if not reach[node * reach_width + room - k] & anchor_letters:
+                return
+            if node_letters[node] & anchor_letters:
+                word_start = anchor - k
+                main = 0
+                mult = 1
+                for offset, (code, blank) in enumerate(left_tiles):
+                    q = word_start + offset
+                    if not blank:
+                        main += letter_values[code] * lmult[q]
+                    mult *= wmult[q]
+                    placed.append((q, code, blank))
+                extend(anchor, node, main, mult, 0, rack_mask)
+                del placed[:]
+            if k == room:
+                return
+            mask = node_letters[node]
+            if not counts[_BLANK_CODE]:
+                mask &= rack_mask
+            kids = children[node]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                code = low.bit_length() - 1
+                child = kids[code]
+                if counts[code]:
+                    counts[code] -= 1
+                    left_tiles.append((code, False))
+                    left_part(child, room, rack_mask if counts[code] else rack_mask & ~low)
+                    left_tiles.pop()
+                    counts[code] += 1
+                if counts[_BLANK_CODE]:
+                    counts[_BLANK_CODE] -= 1
+                    left_tiles.append((code, True))
+                    left_part(child, room, rack_mask)
+                    left_tiles.pop()
+                    counts[_BLANK_CODE] += 1
+
+        rack_mask = 0
+        for code in range(26):
+            if counts[code]:
+                rack_mask |= 1 << code
+        previous_anchor = -1
+        for anchor in line.anchors:
+            if anchor > 0 and codes[anchor - 1] >= 0:
+                # Old tiles in front of the anchor: the word starts where they start.
+                word_start = anchor - 1
+                while word_start > 0 and codes[word_start - 1] >= 0:
+                    word_start -= 1
+                extend(word_start, WordGraph.ROOT, 0, 1, 0, rack_mask)
+            else:
+                # The squares back to the previous anchor are empty and touch nothing: a word's
+                # first letters may go there (leaving a tile for the anchor).
+                room = min(anchor - previous_anchor - 1, max_tiles - 1)
+                left_part(WordGraph.ROOT, room, rack_mask)
+            previous_anchor = anchor
+
+    # -- turning finds into moves --------------------------------------------------------
+
+    def _materialise(
+        self,
+        line: _Line,
+        start: int,
+        placed: tuple[tuple[int, int, bool], ...],
+        main_score: int,
+        score: int,
+    ) -> LegalMove:
+        n = self.board.size
+        index = line.index
+        tile_cache = self._tiles
+        cross_cache = self._crosses
+        across = line.across
+        chars = line.chars[start : start + len(placed) + _old_in_word(line, start, placed)]
+        tiles = []
+        crosses: list[WordScore] = []
+        for p, code, blank in placed:
+            i = index[p]
+            key = i * 64 + code * 2 + blank
+            tile = tile_cache.get(key)
+            if tile is None:
+                tile = tile_cache[key] = PlacedTile(i // n, i % n, ALPHABET[code], blank)
+            tiles.append(tile)
+            chars[p - start] = tile.board_char
+            key = key * 2 + across
+            try:
+                cross = cross_cache[key]
+            except KeyError:
+                cross = cross_cache[key] = self._cross_word(line, p, code, blank)
+            if cross is not None:
+                crosses.append(cross)
+        first = index[start]
+        main = WordScore("".join(chars), first // n, first % n, across, main_score)
+        return LegalMove(
+            Play(tuple(tiles)),
+            score,
+            (main, *crosses),
+            len(placed) >= self.rules.bingo_tiles and self.full_rack,
+        )
+
+    def _cross_word(self, line: _Line, p: int, code: int, blank: bool) -> WordScore | None:
+        """The cross-word a tile makes on square ``p`` (None when it makes none)."""
+        cross_sum = line.cross_sum[p]
+        if cross_sum < 0:
+            return None
+        n = self.board.size
+        letter = ALPHABET[code]
+        text = line.cross_before[p] + (letter.lower() if blank else letter) + line.cross_after[p]
+        points = 0 if blank else self.letter_values[code] * line.letter_mult[p]
+        first = line.cross_first[p]
+        score = (cross_sum + points) * line.word_mult[p]
+        return WordScore(text, first // n, first % n, not line.across, score)
+
+
+class _NarrowGenerator(_Generator):
+    """The search for plays that must use some tiles (``must_play``): the same walk, kept
+    apart so the plain search pays nothing for the counting."""
+
+    def _search_line(self, line: _Line) -> None:
+        """``_Generator._search_line`` that also counts the ``must_play`` tiles still to
+        place: a word is kept only once all are placed, and a branch is dropped when too
+        few tiles are left for them or the graph below it lacks one of their letters."""
+        graph = self.graph
+        children = graph.children
+        terminal = graph.terminal
+        node_letters = graph.letters
+        reach = graph.reach
+        reach_width = graph.REACH_DEPTH + 1
+        codes = line.codes
+        values = line.values
+        cross_mask = line.cross_mask
+        cross_sum = line.cross_sum
+        lmult = line.letter_mult
+        wmult = line.word_mult
+        lone_ok = line.lone_ok
+        letter_values = self.letter_values
+        counts = self.counts
+        max_tiles = self.max_tiles
+        bingo_bonus = self.bingo_bonus
+        bingo_tiles = self.rules.bingo_tiles
+        found = self.found
         spare = self.spare
         below = self.graph.below if self.want else []
         n = len(codes)
@@ -527,61 +748,6 @@ class _Generator:
                 room = min(anchor - previous_anchor - 1, max_tiles - 1)
                 left_part(WordGraph.ROOT, room, rack_mask, self.missing, self.want)
             previous_anchor = anchor
-
-    # -- turning finds into moves --------------------------------------------------------
-
-    def _materialise(
-        self,
-        line: _Line,
-        start: int,
-        placed: tuple[tuple[int, int, bool], ...],
-        main_score: int,
-        score: int,
-    ) -> LegalMove:
-        n = self.board.size
-        index = line.index
-        tile_cache = self._tiles
-        cross_cache = self._crosses
-        across = line.across
-        chars = line.chars[start : start + len(placed) + _old_in_word(line, start, placed)]
-        tiles = []
-        crosses: list[WordScore] = []
-        for p, code, blank in placed:
-            i = index[p]
-            key = i * 64 + code * 2 + blank
-            tile = tile_cache.get(key)
-            if tile is None:
-                tile = tile_cache[key] = PlacedTile(i // n, i % n, ALPHABET[code], blank)
-            tiles.append(tile)
-            chars[p - start] = tile.board_char
-            key = key * 2 + across
-            try:
-                cross = cross_cache[key]
-            except KeyError:
-                cross = cross_cache[key] = self._cross_word(line, p, code, blank)
-            if cross is not None:
-                crosses.append(cross)
-        first = index[start]
-        main = WordScore("".join(chars), first // n, first % n, across, main_score)
-        return LegalMove(
-            Play(tuple(tiles)),
-            score,
-            (main, *crosses),
-            len(placed) >= self.rules.bingo_tiles and self.full_rack,
-        )
-
-    def _cross_word(self, line: _Line, p: int, code: int, blank: bool) -> WordScore | None:
-        """The cross-word a tile makes on square ``p`` (None when it makes none)."""
-        cross_sum = line.cross_sum[p]
-        if cross_sum < 0:
-            return None
-        n = self.board.size
-        letter = ALPHABET[code]
-        text = line.cross_before[p] + (letter.lower() if blank else letter) + line.cross_after[p]
-        points = 0 if blank else self.letter_values[code] * line.letter_mult[p]
-        first = line.cross_first[p]
-        score = (cross_sum + points) * line.word_mult[p]
-        return WordScore(text, first // n, first % n, not line.across, score)
 
 
 def _old_in_word(line: _Line, start: int, placed: tuple[tuple[int, int, bool], ...]) -> int:
