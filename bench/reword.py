@@ -210,8 +210,9 @@ valuable tile taken first, a swap giving a blank away last).
 **What made it faster** (`engine/takegen.py`, `engine/movegen.py`): the play generator is
 told which tiles every play must use (those taken) and which squares it may not use (those
 stolen from), and drops a branch of the word graph that no longer holds a letter still to
-place (`WordGraph.below`) or has too few tiles left for them, instead of listing every play of
-the position and filtering; a listed play is no longer re-checked through
+place (`WordGraph.below`), has too few tiles left for them, or has no empty square left in its
+line that could take one, instead of listing every play of the position and filtering (plain
+plays keep the search as it was); a listed play is no longer re-checked through
 `reword.evaluate_take_play` (the generator's score is the game's, less a bingo the turn's
 starting rack was too short for); and takes that leave the same position (the same board,
 tiles held, tiles to play and blocked squares, e.g. two takes made in either order) share one

@@ -586,6 +586,16 @@ class _NarrowGenerator(_Generator):
         spare = self.spare
         below = self.graph.below if self.want else []
         n = len(codes)
+        # ``fits[p]``: the letters some empty square from ``p`` on could take before a square
+        # no letter fits (a blocked one, or a cross-word no letter makes) ends the word.
+        fits = [0] * (n + 1)
+        for q in range(n - 1, -1, -1):
+            if codes[q] >= 0:
+                fits[q] = fits[q + 1]
+            elif cross_mask[q]:
+                fits[q] = fits[q + 1] | cross_mask[q]
+            else:
+                fits[q] = 0
         #: Tiles placed so far in this line, in line order: (position, letter code, blank).
         placed: list[tuple[int, int, bool]] = []
         anchor = 0
@@ -620,7 +630,7 @@ class _NarrowGenerator(_Generator):
                     found.append((line, word_start, tuple(placed), main * mult, score))
             if p == n or len(placed) + (missing or 1) > max_tiles:
                 return
-            if want and below[node] & want != want:
+            if want and (below[node] & want != want or want & ~fits[p]):
                 return
             mask = node_letters[node] & cross_mask[p]
             if not counts[_BLANK_CODE]:
