@@ -7,6 +7,7 @@
 // Replays come from /api/matches/<id>/replay?turn=N and are linkable with ?turn=N.
 
 import { PREMIUM, askBlankLetter as askBlank, gridCells, make, paintSquare } from "./placement.js";
+import { listenForFrames, liveRequests, newId } from "./live_socket.js";
 
 const root = document.getElementById("match");
 if (root) start(root);
@@ -119,12 +120,6 @@ function start(root) {
   const withdrawn = (move) => !!(move.challenge && move.challenge.withdrawn);
   const onBoard = (move) => move.kind === "play" && !withdrawn(move) && !move.lost_turn;
   const ordinal = (n) => `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] || "th"}`;
-
-  function newId(kind) {
-    // Request ids make a commit idempotent: a resend after a reconnect gets the first answer.
-    const bytes = crypto.getRandomValues(new Uint8Array(8));
-    return `${kind}-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-  }
 
   function localTime(iso) {
     return new Date(iso).toLocaleString(undefined, {
@@ -562,21 +557,9 @@ function start(root) {
 
   let socket = null;
   let connected = false;
-
-  function send(frame) {
-    if (socket && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify(frame));
-      return true;
-    }
-    return false;
-  }
-
-  function request(type, fields = {}) {
-    const frame = { type, id: newId(type), ...fields };
-    state.pending.set(frame.id, frame);
-    if (!send(frame)) hint("Not connected. It will be sent when the connection is back.");
-    render();
-  }
+  const { send, request, resend: resendPending } = liveRequests({
+    socket: () => socket, pending: state.pending, hint, render,
+  });
 
   const committing = () => [...state.pending.values()].some((f) => f.type !== "take_seat");
 
@@ -884,11 +867,6 @@ function start(root) {
     render();
   }
 
-  function resendPending() {
-    // A commit whose answer was lost with the connection: the same id gets the same answer.
-    for (const frame of state.pending.values()) send(frame);
-  }
-
   // ------------------------------------------------------------------ the session
 
   const stashKey = `wordduel-staged-${matchId}`;
@@ -962,13 +940,7 @@ function start(root) {
       connected = true;
       showConnection("");
     });
-    ws.addEventListener("message", (event) => {
-      try {
-        onFrame(JSON.parse(event.data));
-      } catch (error) {
-        console.error("Could not handle a frame", error);
-      }
-    });
+    listenForFrames(ws, onFrame);
     ws.addEventListener("close", (event) => {
       clearTimeout(openTimer);
       lost(ws, event.code);

@@ -1,5 +1,5 @@
 // Word Duel: the board's squares and the blank's letter, shared by every page that places tiles
-// (the match page, board.js; the rounds page, rounds/static/rounds.js). Each page keeps its own
+// (the match page, board.js; the rounds page, rounds/static/rounds_board.js). Each page keeps its own
 // state (rack or tray, staged tiles); this module draws a square and asks for a blank's letter.
 
 export const PREMIUM = {

@@ -6,9 +6,10 @@ late request finds the round already closed (``stale_round``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 
@@ -132,12 +133,35 @@ def _keep(
         )
 
 
-def rounds_start_round(
-    *, match_id: int, member: Any, round_number: int, client_id: str | None = None
-) -> RoundStarted:
-    """``member`` starts round ``round_number``: their tray shows, their timer runs from the
-    server's now. Locks the match and its players. With ``client_id`` (a socket request's
-    id) the answer is kept: the same id again answers the same and changes nothing."""
+_Answer = TypeVar("_Answer")
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """What a member's round request acts on, under the locks ``_round_request`` holds."""
+
+    match: RoundsMatch
+    players: list[RoundsPlayer]
+    position: int
+    at: datetime
+    items: list[RoundsNewsItem]  # the news to publish after the commit: add to it
+
+
+def _round_request(
+    *,
+    match_id: int,
+    member: Any,
+    round_number: int,
+    client_id: str | None,
+    kind: str,
+    replay: Callable[[RoundsMatch, RoundsReceipt], _Answer],
+    act: Callable[[_Turn], _Answer],
+) -> _Answer:
+    """One member's request in round ``round_number``. Locks the match and its players and
+    applies a close that has come due; then a ``client_id`` already answered is answered again
+    from its receipt (``replay``, changing nothing), or the round is checked and ``act`` does
+    the change. A refusal is raised after the commit, so the due close is kept either way; the
+    news is published after the commit."""
     _require_member(member)
     with transaction.atomic():
         match = locked_match(match_id)
@@ -145,35 +169,14 @@ def rounds_start_round(
         at = now()
         items = apply_due(match, players, at=at)
         refusal: Exception | None = None
-        own: OwnRoundSight | None = None
+        answer: _Answer | None = None
         try:
-            receipt = _receipt(match, member, client_id, RoundsReceipt.Kind.START)
+            receipt = _receipt(match, member, client_id, kind)
             if receipt is not None:
-                publish_on_commit(match.pk, items)
-                kept = receipt.response
-                own = OwnRoundSight(
-                    number=int(kept["number"]),
-                    tray=tuple(kept["tray"]),
-                    started_at_ms=int(kept["started_at_ms"]),
-                    submission=None,
-                )
-                return RoundStarted(own=own, match=match)
-            position = _check_round(match, players, member, round_number)
-            before = game_of(match)
-            game = before.start(player=position, at_ms=ms(at))
-            items += store(match, players, before, game, [Start(position, ms(at))], at=at)
-            own = own_round(game.current, position)
-            assert own is not None
-            kept = {
-                "number": own.number,
-                "tray": "".join(own.tray),
-                "started_at_ms": own.started_at_ms,
-            }
-            _keep(match, member, client_id, RoundsReceipt.Kind.START, kept)
-            frame = RoundStartedFrame(
-                match_id=match.pk, data=own_round_view(own, turn_time=match.turn_time)
-            )
-            items.append(private_item(member.pk, frame))
+                answer = replay(match, receipt)
+            else:
+                position = _check_round(match, players, member, round_number)
+                answer = act(_Turn(match, players, position, at, items))
         except MoveError as error:
             refusal = RoundRefused.from_engine(error)
         except (RoundRefused, StaleRound, NotLive, RequestIdTaken) as error:
@@ -181,8 +184,57 @@ def rounds_start_round(
         publish_on_commit(match.pk, items)
     if refusal is not None:
         raise refusal
-    assert own is not None
-    return RoundStarted(own=own, match=match)
+    assert answer is not None
+    return answer
+
+
+def rounds_start_round(
+    *, match_id: int, member: Any, round_number: int, client_id: str | None = None
+) -> RoundStarted:
+    """``member`` starts round ``round_number``: their tray shows, their timer runs from the
+    server's now. Locks the match and its players. With ``client_id`` (a socket request's
+    id) the answer is kept: the same id again answers the same and changes nothing."""
+
+    def replay(match: RoundsMatch, receipt: RoundsReceipt) -> RoundStarted:
+        kept = receipt.response
+        own = OwnRoundSight(
+            number=int(kept["number"]),
+            tray=tuple(kept["tray"]),
+            started_at_ms=int(kept["started_at_ms"]),
+            submission=None,
+        )
+        return RoundStarted(own=own, match=match)
+
+    def act(turn: _Turn) -> RoundStarted:
+        match, at, position = turn.match, turn.at, turn.position
+        before = game_of(match)
+        game = before.start(player=position, at_ms=ms(at))
+        turn.items.extend(
+            store(match, turn.players, before, game, [Start(position, ms(at))], at=at)
+        )
+        own = own_round(game.current, position)
+        assert own is not None
+        kept = {
+            "number": own.number,
+            "tray": "".join(own.tray),
+            "started_at_ms": own.started_at_ms,
+        }
+        _keep(match, member, client_id, RoundsReceipt.Kind.START, kept)
+        frame = RoundStartedFrame(
+            match_id=match.pk, data=own_round_view(own, turn_time=match.turn_time)
+        )
+        turn.items.append(private_item(member.pk, frame))
+        return RoundStarted(own=own, match=match)
+
+    return _round_request(
+        match_id=match_id,
+        member=member,
+        round_number=round_number,
+        client_id=client_id,
+        kind=RoundsReceipt.Kind.START,
+        replay=replay,
+        act=act,
+    )
 
 
 def _check_round(
@@ -206,42 +258,38 @@ def rounds_submit(
     the round; after the commit, Gramma Ana plays if she has not yet (``gramma_ana_play``).
     With ``client_id`` the answer is kept: the same id again answers the same, changing
     nothing (even once the round has closed)."""
-    _require_member(member)
-    with transaction.atomic():
-        match = locked_match(match_id)
-        players = locked_players(match)
-        at = now()
-        items = apply_due(match, players, at=at)
-        refusal: Exception | None = None
-        submission: Submission | None = None
-        try:
-            receipt = _receipt(match, member, client_id, RoundsReceipt.Kind.SUBMIT)
-            if receipt is not None:
-                publish_on_commit(match.pk, items)
-                rules = get_ruleset(match.ruleset)
-                kept_submission = Submission.from_json(receipt.response, rules=rules)
-                return Submitted(submission=kept_submission, match=match)
-            position = _check_round(match, players, member, round_number)
-            before = game_of(match)
-            game = before.submit(move, player=position, at_ms=ms(at), lexicon=lexicon_of(match))
-            assert isinstance(move, Play | Pass)  # (the engine refused anything else)
-            submission = _submission_in(game, position, round_number)
-            _keep(match, member, client_id, RoundsReceipt.Kind.SUBMIT, submission.to_json())
-            items += store(match, players, before, game, [Submit(position, move, ms(at))], at=at)
-            if game.current is not None and _gramma(players) is not None:
-                transaction.on_commit(
-                    lambda: gramma_ana_play(match_id=match_id, round_number=round_number),
-                    robust=True,
-                )
-        except MoveError as error:
-            refusal = RoundRefused.from_engine(error)
-        except (RoundRefused, StaleRound, NotLive, RequestIdTaken) as error:
-            refusal = error
-        publish_on_commit(match.pk, items)
-    if refusal is not None:
-        raise refusal
-    assert submission is not None
-    return Submitted(submission=submission, match=match)
+
+    def replay(match: RoundsMatch, receipt: RoundsReceipt) -> Submitted:
+        rules = get_ruleset(match.ruleset)
+        kept_submission = Submission.from_json(receipt.response, rules=rules)
+        return Submitted(submission=kept_submission, match=match)
+
+    def act(turn: _Turn) -> Submitted:
+        match, players, at, position = turn.match, turn.players, turn.at, turn.position
+        before = game_of(match)
+        game = before.submit(move, player=position, at_ms=ms(at), lexicon=lexicon_of(match))
+        assert isinstance(move, Play | Pass)  # (the engine refused anything else)
+        submission = _submission_in(game, position, round_number)
+        _keep(match, member, client_id, RoundsReceipt.Kind.SUBMIT, submission.to_json())
+        turn.items.extend(
+            store(match, players, before, game, [Submit(position, move, ms(at))], at=at)
+        )
+        if game.current is not None and _gramma(players) is not None:
+            transaction.on_commit(
+                lambda: gramma_ana_play(match_id=match_id, round_number=round_number),
+                robust=True,
+            )
+        return Submitted(submission=submission, match=match)
+
+    return _round_request(
+        match_id=match_id,
+        member=member,
+        round_number=round_number,
+        client_id=client_id,
+        kind=RoundsReceipt.Kind.SUBMIT,
+        replay=replay,
+        act=act,
+    )
 
 
 def _submission_in(game: RoundsGame, position: int, number: int) -> Submission:

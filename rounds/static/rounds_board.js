@@ -4,11 +4,12 @@
 // /ws/rounds/<id>/ (docs/PROTOCOL.md, "Word Skill rounds"; every frame's shape is in
 // rounds/schemas.py): the snapshot (RoundsView) is the truth and the page is redrawn from it.
 // Each round: "Start round n" shows the member's tray and starts their own timer; tiles are
-// staged here (the squares drawn by the shared placement.js) and sent with "Play word", or
+// staged here (the squares drawn by the shared placement.js; the requests sent through live_socket.js) and sent with "Play word", or
 // "Pass". When the round closes, every player's play and score is shown and the one placed is
 // outlined on the board. Refusals are shown in the server's own words.
 
 import { PREMIUM, askBlankLetter, gridCells, make, paintSquare } from "./placement.js";
+import { listenForFrames, liveRequests, newId } from "./live_socket.js";
 
 const root = document.getElementById("rounds-match");
 if (root) start(root);
@@ -87,11 +88,6 @@ function start(root) {
   };
   const msLeft = (iso) => (iso ? new Date(iso).getTime() - Date.now() : Infinity);
   const hint = (text) => { el.hint.textContent = text; };
-
-  function newId(kind) {
-    const bytes = crypto.getRandomValues(new Uint8Array(8));
-    return `${kind}-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-  }
 
   function countdown(ms) {
     const total = Math.max(0, Math.ceil(ms / 1000));
@@ -226,21 +222,7 @@ function start(root) {
 
   let socket = null;
   let connected = false;
-
-  function send(frame) {
-    if (socket && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify(frame));
-      return true;
-    }
-    return false;
-  }
-
-  function request(type, fields = {}) {
-    const frame = { type, id: newId(type), ...fields };
-    state.pending.set(frame.id, frame);
-    if (!send(frame)) hint("Not connected. It will be sent when the connection is back.");
-    render();
-  }
+  const { send, request, resend } = liveRequests({ socket: () => socket, pending: state.pending, hint, render });
 
   const busy = () => state.pending.size > 0 || !connected;
 
@@ -345,16 +327,10 @@ function start(root) {
       connected = true;
       el.connection.textContent = "";
       el.connection.hidden = true;
-      for (const frame of state.pending.values()) send(frame);
+      resend();
       render();
     });
-    ws.addEventListener("message", (event) => {
-      try {
-        onFrame(JSON.parse(event.data));
-      } catch (error) {
-        console.error("Could not handle a frame", error);
-      }
-    });
+    listenForFrames(ws, onFrame);
     ws.addEventListener("close", (event) => {
       if (socket !== ws) return;
       connected = false;

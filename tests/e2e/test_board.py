@@ -27,7 +27,7 @@ from django.utils import timezone
 from playwright.sync_api import Page
 
 from accounts.models import Member
-from engine import get_ruleset
+from engine import Pass, Play, Swap, TakePlay, get_ruleset
 from engine.randomplay import AnagramIndex, find_play
 from lexicon.lexicon import get_lexicon
 from matches import services
@@ -98,6 +98,27 @@ def stage_by_clicks(page: Page, tiles: list[dict[str, Any]]) -> None:
             dialog = page.locator("#blank-dialog")
             dialog.get_by_role("button", name=tile["letter"], exact=True).click()
         expect(cell(page, square(tile["row"], tile["col"]))).to_have_class(STAGED)
+
+
+def submit_move(page: Page, move: Play | TakePlay | Swap | Pass) -> None:
+    """A move through the page's own controls, once a take-play's takes are made: its tiles
+    staged with clicks and "Play word", or the Swap (choosing the tiles) and Pass buttons."""
+    if isinstance(move, Play | TakePlay):
+        stage_by_clicks(page, [tile.to_dict() for tile in move.tiles])
+        page.get_by_role("button", name="Play word").click()
+    elif isinstance(move, Swap):
+        page.get_by_role("button", name="Swap…").click()
+        for tile in move.tiles:
+            label = "blank," if tile == "?" else f"{tile},"
+            page.locator(
+                f'#your-rack button[data-tile][aria-label^="{label}"][aria-pressed="false"]'
+            ).first.click()
+        count = len(move.tiles)
+        page.get_by_role("button", name=f"Swap {count} tile{'' if count == 1 else 's'}").click()
+    else:
+        assert isinstance(move, Pass)
+        page.get_by_role("button", name="Pass…").click()
+        page.get_by_role("button", name="Yes, pass").click()
 
 
 def move_focus_to(page: Page, target: str) -> None:

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page
 
 from accounts.models import Member
-from engine import Board, Pass, Play, Swap, get_ruleset
+from engine import Board, get_ruleset
 from engine.movegen import best_play, legal_plays
 from lexicon.lexicon import get_lexicon
 from matches import services, visibility
@@ -26,7 +26,7 @@ from practice.models import ComputerOpponent
 from practice.opponent import computer_move
 from practice.services import COMPUTER_USERNAME
 from tests.e2e.browser import expect
-from tests.e2e.test_board import stage_by_clicks
+from tests.e2e.test_board import submit_move
 from tests.matches.test_clock_celery import celery_worker_with_beat  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -37,9 +37,12 @@ MAX_TURNS = 80
 ANSWER_TIMEOUT_S = 30
 
 
-def wait_for_her_turn_or_the_end(match: Match, page: Page) -> Match:
-    """The match once it is her turn (and the page shows it) or once it is over."""
-    deadline = time.monotonic() + ANSWER_TIMEOUT_S
+def wait_for_her_turn_or_the_end(
+    match: Match, page: Page, *, timeout_s: float = ANSWER_TIMEOUT_S
+) -> Match:
+    """The match once it is her turn (and the page shows it) or once it is over; the
+    computer's answer is waited for ``timeout_s`` at the most."""
+    deadline = time.monotonic() + timeout_s
     while True:
         match.refresh_from_db()
         if match.is_over or match.to_move == 0:
@@ -58,22 +61,7 @@ def make_her_move(page: Page, match: Match, member: Member, rng: random.Random) 
     """Her best move from her own view, made through the page; its kind."""
     view = visibility.match_view(services.look_at_match(user=member, match_id=match.id, key=None))
     move = computer_move(view, level="hard", rng=rng).move.move
-    if isinstance(move, Play):
-        stage_by_clicks(page, [tile.to_dict() for tile in move.tiles])
-        page.get_by_role("button", name="Play word").click()
-    elif isinstance(move, Swap):
-        page.get_by_role("button", name="Swap…").click()
-        for tile in move.tiles:
-            label = "blank," if tile == "?" else f"{tile},"
-            page.locator(
-                f'#your-rack button[data-tile][aria-label^="{label}"][aria-pressed="false"]'
-            ).first.click()
-        count = len(move.tiles)
-        page.get_by_role("button", name=f"Swap {count} tile{'' if count == 1 else 's'}").click()
-    else:
-        assert isinstance(move, Pass)
-        page.get_by_role("button", name="Pass…").click()
-        page.get_by_role("button", name="Yes, pass").click()
+    submit_move(page, move)
     # Accepted: her move is in the list the page shows (the computer's answer may already
     # have followed it, and its news replaced the status line).
     verb = {"play": "played", "swap": "swapped", "pass": "passed"}[move.kind]

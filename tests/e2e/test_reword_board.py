@@ -42,8 +42,9 @@ from tests.e2e.test_board import (
     match_url,
     move_focus_to,
     square,
-    stage_by_clicks,
+    submit_move,
 )
+from tests.e2e.test_practice_whole_game import wait_for_her_turn_or_the_end
 from tests.matches.helpers import assert_tiles_conserved, commit_now, game_of
 from tests.matches.reword_helpers import best_plain, best_take, planned_move, reword_match
 from tests.matches.test_clock_celery import celery_worker_with_beat  # noqa: F401 (fixture)
@@ -147,21 +148,7 @@ def make_move(page: Page, move: Play | TakePlay | Swap | Pass) -> None:
     """Any move through the page, then "Play word" (or the swap's or pass's buttons)."""
     if isinstance(move, TakePlay):
         make_takes(page, move)
-    if isinstance(move, Play | TakePlay):
-        stage_by_clicks(page, [tile.to_dict() for tile in move.tiles])
-        page.get_by_role("button", name="Play word").click()
-    elif isinstance(move, Swap):
-        page.get_by_role("button", name="Swap…").click()
-        for tile in move.tiles:
-            label = "blank," if tile == "?" else f"{tile},"
-            page.locator(
-                f'#your-rack button[data-tile][aria-label^="{label}"][aria-pressed="false"]'
-            ).first.click()
-        count = len(move.tiles)
-        page.get_by_role("button", name=f"Swap {count} tile{'' if count == 1 else 's'}").click()
-    else:
-        page.get_by_role("button", name="Pass…").click()
-        page.get_by_role("button", name="Yes, pass").click()
+    submit_move(page, move)
 
 
 def take_view(take: StealTake | SwapTake, game: Game) -> TakeView:
@@ -321,21 +308,6 @@ def test_two_members_play_a_whole_reword_game_with_swaps_and_steals(
 # ------------------------------------------------------------------ against the computer
 
 
-def wait_for_her_turn_or_the_end(match: Match, page: Page) -> Match:
-    """The match once it is her turn (and the page shows it) or once it is over."""
-    deadline = time.monotonic() + ANSWER_TIMEOUT_S
-    while True:
-        match.refresh_from_db()
-        if match.is_over or match.to_move == 0:
-            break
-        assert time.monotonic() < deadline, f"no answer from the computer at {match.turn_number}"
-        time.sleep(0.2)
-    expect(page.locator("#moves li")).to_have_count(match.turn_number, timeout=10_000)
-    if not match.is_over:
-        expect(page.locator("#turn-line")).to_contain_text("Your turn")
-    return match
-
-
 @pytest.mark.slow
 def test_a_member_plays_a_whole_reword_game_against_the_computer(
     open_page,
@@ -355,7 +327,7 @@ def test_a_member_plays_a_whole_reword_game_against_the_computer(
     rng = random.Random("reword")
     hers: list[str] = []
     for _ in range(MAX_TURNS):
-        match = wait_for_her_turn_or_the_end(match, page)
+        match = wait_for_her_turn_or_the_end(match, page, timeout_s=ANSWER_TIMEOUT_S)
         if match.is_over:
             break
         game = game_of(match)

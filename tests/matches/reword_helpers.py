@@ -8,7 +8,6 @@ no tests of its own.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -21,8 +20,8 @@ from engine.reword import apply_takes, evaluate_take_play
 from engine.takegen import legal_takes, take_plays
 from engine.wordgraph import word_graph
 from lexicon.lexicon import get_lexicon
-from matches import services
-from matches.models import Match, Seat
+from matches.models import Match
+from tests.matches.test_ws_helpers import seed_and_seat
 
 #: How many second takes the driver tries after its first (in the generator's order): a
 #: bound on the work, not on time, so a game's moves are the same however busy the machine.
@@ -39,18 +38,9 @@ def reword_match(
 ) -> Match:
     """A live Reword match whose bag is fixed by ``seed`` (as ``seeded_match`` does)."""
     match = make_fixture(visibility=visibility, name=f"Reword {seed}", ruleset="reword")
-    bag_seed = hashlib.sha256(f"reword-test-{seed}".encode()).hexdigest()
-    Match.objects.filter(pk=match.pk).update(
-        bag_seed=bag_seed, bag_commitment=hashlib.sha256(bytes.fromhex(bag_seed)).hexdigest()
+    match = seed_and_seat(
+        match, first, second, bag_text=f"reword-test-{seed}", seat_text=f"reword-{seed}"
     )
-    for position in (0, 1):
-        Seat.objects.filter(match=match, position=position).update(
-            contribution=hashlib.sha256(f"reword-{seed}-{position}".encode()).hexdigest()[:32]
-        )
-    services.match_take_seat(match_id=match.pk, member=first, position=0)
-    services.match_take_seat(match_id=match.pk, member=second, position=1)
-    match.refresh_from_db()
-    assert match.status == Match.Status.LIVE
     assert match.ruleset == "reword"
     return match
 

@@ -20,11 +20,9 @@ from matches.models import Match, Seat, Turn
 from tests.matches.test_ws_helpers import (
     Opener,
     Socket,
+    assert_no_rack_leaks,
     assert_tiles_conserved,
     move_frame,
-    privacy_leaks,
-    public_record,
-    racks_ever_held,
     seeded_match,
     socket_opener,
     some_move,
@@ -158,22 +156,8 @@ def _turn_tiles(match_id: int) -> list[dict]:
 
 
 async def _assert_private(match_id: int, players: list[Socket], watchers: list[Socket]) -> None:
-    """Scan every frame each socket received for a rack that is not its own seat's."""
-    held = [await db(racks_ever_held)(match_id, position) for position in (0, 1)]
-    public = await db(public_record)(match_id)
-    for position, socket in enumerate(players):
-        leaks = privacy_leaks(
-            socket.frames,
-            own_racks=held[position],
-            foreign_racks=held[1 - position],
-            public=public,
-        )
-        assert not leaks, f"{socket.name}: {leaks}"
-    for socket in watchers:
-        leaks = privacy_leaks(
-            socket.frames, own_racks=set(), foreign_racks=held[0] | held[1], public=public
-        )
-        assert not leaks, f"{socket.name}: {leaks}"
+    """No socket received a rack that is not its own seat's; no watcher got a rack frame."""
+    await assert_no_rack_leaks(match_id, players, watchers)
     rack_frames = [
         frame for socket in watchers for frame in socket.frames if frame["type"] == "rack"
     ]

@@ -253,13 +253,24 @@ def seeded_match(
     then both players sit down through the service, which deals and opens it.
     """
     match = make_fixture(visibility=visibility, name=f"Seeded fixture {seed}")
-    bag_seed = hashlib.sha256(f"word-duel-test-{seed}".encode()).hexdigest()
+    return seed_and_seat(
+        match, first, second, bag_text=f"word-duel-test-{seed}", seat_text=f"{seed}"
+    )
+
+
+def seed_and_seat(
+    match: Match, first: Member, second: Member, *, bag_text: str, seat_text: str
+) -> Match:
+    """``match`` (scheduled empty) with its secret seed fixed by ``bag_text`` and each seat's
+    contribution by ``seat_text``, then ``first`` and ``second`` seated through the service,
+    which deals and opens it: live, its racks and plays repeatable."""
+    bag_seed = hashlib.sha256(bag_text.encode()).hexdigest()
     Match.objects.filter(pk=match.pk).update(
         bag_seed=bag_seed, bag_commitment=hashlib.sha256(bytes.fromhex(bag_seed)).hexdigest()
     )
     for position in (0, 1):
         Seat.objects.filter(match=match, position=position).update(
-            contribution=hashlib.sha256(f"{seed}-{position}".encode()).hexdigest()[:32]
+            contribution=hashlib.sha256(f"{seat_text}-{position}".encode()).hexdigest()[:32]
         )
     services.match_take_seat(match_id=match.pk, member=first, position=0)
     services.match_take_seat(match_id=match.pk, member=second, position=1)
@@ -468,6 +479,31 @@ def privacy_leaks(
             ]
         over = over or frame.get("type") == "ended"
     return leaks
+
+
+async def assert_no_rack_leaks(
+    match_id: int, players: list[Socket], watchers: list[Socket]
+) -> None:
+    """Every frame each socket received passes ``privacy_leaks``: a player's socket is checked
+    against its own seat's racks and the other's (both seats, positions 0 and 1); a watcher's
+    against every rack either seat ever held."""
+    held = [
+        await database_sync_to_async(racks_ever_held)(match_id, position) for position in (0, 1)
+    ]
+    public = await database_sync_to_async(public_record)(match_id)
+    for position, socket in enumerate(players):
+        leaks = privacy_leaks(
+            socket.frames,
+            own_racks=held[position],
+            foreign_racks=held[1 - position],
+            public=public,
+        )
+        assert not leaks, f"{socket.name}: {leaks}"
+    for socket in watchers:
+        leaks = privacy_leaks(
+            socket.frames, own_racks=set(), foreign_racks=held[0] | held[1], public=public
+        )
+        assert not leaks, f"{socket.name}: {leaks}"
 
 
 def _leaks_at(
