@@ -1,10 +1,11 @@
 """A season chapter for a Word Skill tournament (a "rounds series", docs/RULES.md section 19).
 
 ``a_word_skill_series(season)``: the organiser creates the tournament on her pages, enters
-four members and schedules two sessions; three say "I'm here" for the first, which beat
-opens at its kick-off and the three play through the API, watched by a visitor on the rounds
-socket; only one says it for the second, which beat cancels. The tournament's page and API
-then give the standings exactly, with every notice asserted through the ledger.
+four members and schedules two sessions the same evening; three say "I'm here" for the
+first, which beat opens at its kick-off and the three play through the API, watched by a
+visitor on the rounds socket; only one says it for the second, which beat cancels. The
+tournament's page and API then give the standings exactly, and every notice is asserted
+through the ledger.
 """
 
 from __future__ import annotations
@@ -68,13 +69,15 @@ def _organise(season: Any) -> int:
 
 def a_word_skill_series(season: Any) -> None:
     """olga creates "Winter Word Skill" (ann, ben and cat; dan entered after) and schedules
-    two sessions a week apart. ann, cat and dan say "I'm here" for session 1; at its kick-off
-    beat opens its rounds match with the three (ben missing) and deals round 1. They play
-    every round through the API, their best word each, but cat passes round 1 and dan round
-    2; each round dealt tells ann and dan "Round n is ready" (cat is quiet). Only ben says
-    "I'm here" for session 2: at its kick-off beat cancels it, saying why, and tells nobody.
-    The page and the API then rank the four by their totals (the missed session counting 0)
-    with each total's percentage of the top, the sum of every closed round's best play."""
+    two sessions, at 19:00 the next day and two hours later. ann, cat and dan say "I'm
+    here" for session 1; at its kick-off beat opens its rounds match with the three (ben
+    missing) and deals round 1. They play every round through the API, their best word
+    each, but cat passes round 1 and dan round 2; each round dealt tells ann and dan "Round
+    n is ready" (cat is quiet). Only ben says "I'm here" for session 2: at its kick-off beat
+    cancels it, saying why, and tells nobody. The page and the API then rank the four by
+    their totals (the missed session counting 0) with each total's percentage of the top,
+    the sum of every closed round's best play."""
+    from matches.models import Match
     from rounds.models import ClosedRound, RoundsMatch, RoundsSession
 
     olga = season["olga"]
@@ -83,7 +86,12 @@ def a_word_skill_series(season: Any) -> None:
     first_kickoff = (season.world.clock.now() + timedelta(days=1)).replace(
         hour=19, minute=0, second=0, microsecond=0
     )
-    kickoffs = (first_kickoff, first_kickoff + timedelta(days=7))
+    kickoffs = (first_kickoff, first_kickoff + timedelta(hours=2))
+    # The club's other games keep their clocks: nothing of theirs falls due before the second
+    # session (a week later, the Spring League's second season forfeits by the turn clock).
+    assert not Match.objects.filter(
+        status=Match.Status.LIVE, turn_deadline_at__lte=kickoffs[1] + timedelta(hours=1)
+    ).exists(), "a live match's deadline falls in the tournament's evening"
     for number, kickoff in enumerate(kickoffs, start=1):
         page = olga.submit(
             organise_path, "Schedule", {"kickoff_at": kickoff.strftime("%Y-%m-%dT%H:%M")}
@@ -151,7 +159,7 @@ def a_word_skill_series(season: Any) -> None:
             number += 1
         ended = watcher.until(lambda f: f["type"] == "ended")["data"]
     finally:
-        watcher.close()  # (before the week's jump: daphne drops a socket left open across it)
+        watcher.close()  # (before the clock's jump: daphne drops a socket left open across one)
 
     # What the three scored, from the closed rounds' records: their totals and the top.
     records = [
