@@ -128,12 +128,19 @@ def legal_plays(
     ruleset: Ruleset | str,
     lexicon: Collection[str] | None = None,
     graph: WordGraph | None = None,
+    must_play: Sequence[str] = (),
+    blocked: Collection[tuple[int, int]] = (),
 ) -> tuple[LegalMove, ...]:
     """Every legal play of ``rack`` (``?`` for a blank) on ``board``, scored.
 
     Give ``lexicon`` (its graph is looked up in the shared cache) or a prebuilt ``graph``.
     Each blank is tried as every letter. A play of the ruleset's ``bingo_tiles`` (all seven
     of a full rack; 7 to 9 of a 9-tile rack) earns the bingo bonus, as in ``Game.apply``.
+
+    Reword's take search narrows the list while it searches (the same plays as filtering the
+    full list afterwards, found without walking the rest): ``must_play`` holds rack tiles every
+    play must use (the tiles a turn's takes took; a sub-multiset of ``rack``, else ValueError),
+    ``blocked`` empty squares no tile may go on (those stolen from this turn).
     """
     rules = get_ruleset(ruleset)
     if graph is None:
@@ -142,7 +149,11 @@ def legal_plays(
         graph = word_graph(lexicon)
     if board.size != rules.board_size:
         raise ValueError(f"a {board.size} x {board.size} board under ruleset {rules.name}")
-    return _Generator(board, tuple(rack), rules, graph).run()
+    if not must_play and not blocked:
+        return _Generator(board, tuple(rack), rules, graph).run()
+    return _NarrowGenerator(
+        board, tuple(rack), rules, graph, must_play=tuple(must_play), blocked=frozenset(blocked)
+    ).run()
 
 
 # -- the generator --------------------------------------------------------------------------
@@ -202,7 +213,14 @@ class _Generator:
     """One position's search: builds the lines, walks the graph, turns finds into moves."""
 
     def __init__(
-        self, board: Board, rack: tuple[str, ...], rules: Ruleset, graph: WordGraph
+        self,
+        board: Board,
+        rack: tuple[str, ...],
+        rules: Ruleset,
+        graph: WordGraph,
+        *,
+        must_play: tuple[str, ...] = (),
+        blocked: frozenset[tuple[int, int]] = frozenset(),
     ) -> None:
         self.board = board
         self.rules = rules
@@ -216,6 +234,17 @@ class _Generator:
             else:
                 raise ValueError(f"not a rack tile: {tile!r}")
         self.counts = counts
+        # What every play must use: per tile, how many the rack holds beyond the need
+        # (``spare``); the needed letters as a bit set (``want``) and the tiles in all.
+        need = [0] * 27
+        for tile in must_play:
+            need[_BLANK_CODE if tile == BLANK else ord(tile) - 65] += 1
+        self.spare = [have - wanted for have, wanted in zip(counts, need, strict=True)]
+        if min(self.spare) < 0:
+            raise ValueError(f"must_play {must_play!r} is not on the rack {rack!r}")
+        self.missing = len(must_play)
+        self.want = sum(1 << code for code in range(26) if need[code])
+        self.blocked = frozenset(row * board.size + col for row, col in blocked)
         self.max_tiles = min(len(rack), rules.rack_size)
         #: Game.apply's bingo: at least bingo_tiles placed from a rack that holds them.
         self.full_rack = len(rack) >= rules.bingo_tiles
@@ -228,7 +257,7 @@ class _Generator:
         self._crosses: dict[int, WordScore | None] = {}
 
     def run(self) -> tuple[LegalMove, ...]:
-        if self.max_tiles == 0:
+        if self.max_tiles == 0 or self.missing > self.max_tiles:
             return ()
         for across in (True, False):
             for line in self._lines(across=across):
@@ -248,6 +277,7 @@ class _Generator:
         values = rules.value_of
         step, cross_step = (1, n) if across else (n, 1)
         centre = (n // 2) * n + n // 2 if board.is_empty else -1
+        blocked = self.blocked
         lines = []
         for k in range(n):
             line = _Line(across, tuple((k * n if across else k) + p * step for p in range(n)))
@@ -300,8 +330,13 @@ class _Generator:
                         (p > 0 and cells[i - step] is not None)
                         or (p < n - 1 and cells[i + step] is not None)
                         or i == centre
+                        or i in blocked
                     ):
                         line.anchors.append(p)
+                if i in blocked:
+                    # No letter fits; as an anchor it also ends the free squares before the
+                    # next anchor (a word cannot run through it).
+                    line.cross_mask[-1] = 0
             lines.append(line)
         return lines
 
@@ -519,6 +554,210 @@ class _Generator:
         first = line.cross_first[p]
         score = (cross_sum + points) * line.word_mult[p]
         return WordScore(text, first // n, first % n, not line.across, score)
+
+
+class _NarrowGenerator(_Generator):
+    """The search for plays that must use some tiles (``must_play``): the same walk, kept
+    apart so the plain search pays nothing for the counting."""
+
+    def _search_line(self, line: _Line) -> None:
+        """``_Generator._search_line`` that also counts the ``must_play`` tiles still to
+        place: a word is kept only once all are placed, and a branch is dropped when too
+        few tiles are left for them or the graph below it lacks one of their letters."""
+        graph = self.graph
+        children = graph.children
+        terminal = graph.terminal
+        node_letters = graph.letters
+        reach = graph.reach
+        reach_width = graph.REACH_DEPTH + 1
+        codes = line.codes
+        values = line.values
+        cross_mask = line.cross_mask
+        cross_sum = line.cross_sum
+        lmult = line.letter_mult
+        wmult = line.word_mult
+        lone_ok = line.lone_ok
+        letter_values = self.letter_values
+        counts = self.counts
+        max_tiles = self.max_tiles
+        bingo_bonus = self.bingo_bonus
+        bingo_tiles = self.rules.bingo_tiles
+        found = self.found
+        spare = self.spare
+        below = self.graph.below if self.want else []
+        n = len(codes)
+        # ``fits[p]``: the letters some empty square from ``p`` on could take before a square
+        # no letter fits (a blocked one, or a cross-word no letter makes) ends the word.
+        fits = [0] * (n + 1)
+        for q in range(n - 1, -1, -1):
+            if codes[q] >= 0:
+                fits[q] = fits[q + 1]
+            elif cross_mask[q]:
+                fits[q] = fits[q + 1] | cross_mask[q]
+            else:
+                fits[q] = 0
+        #: Tiles placed so far in this line, in line order: (position, letter code, blank).
+        placed: list[tuple[int, int, bool]] = []
+        anchor = 0
+        word_start = 0
+
+        def extend(
+            p: int,
+            node: int,
+            main: int,
+            mult: int,
+            cross: int,
+            rack_mask: int,
+            missing: int,
+            want: int,
+        ) -> None:
+            """Continue the word at square ``p`` (at or past the anchor); ``missing`` tiles
+            of ``must_play`` are still to place, ``want`` their letters (blanks aside)."""
+            # Old tiles: follow them; a word cannot end just before an old tile.
+            while p < n and codes[p] >= 0:
+                child = children[node].get(codes[p])
+                if child is None:
+                    return
+                node = child
+                main += values[p]
+                p += 1
+            if p > anchor and terminal[node] and not missing:
+                count = len(placed)
+                if count > 1 or lone_ok[placed[0][0]]:
+                    score = main * mult + cross
+                    if count >= bingo_tiles:
+                        score += bingo_bonus
+                    found.append((line, word_start, tuple(placed), main * mult, score))
+            if p == n or len(placed) + (missing or 1) > max_tiles:
+                return
+            if want and (below[node] & want != want or want & ~fits[p]):
+                return
+            mask = node_letters[node] & cross_mask[p]
+            if not counts[_BLANK_CODE]:
+                mask &= rack_mask
+            if not mask:
+                return
+            kids = children[node]
+            lm = lmult[p]
+            wm = wmult[p]
+            cs = cross_sum[p]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                code = low.bit_length() - 1
+                child = kids[code]
+                if counts[code]:
+                    short = counts[code] > spare[code]
+                    counts[code] -= 1
+                    points = letter_values[code] * lm
+                    placed.append((p, code, False))
+                    extend(
+                        p + 1,
+                        child,
+                        main + points,
+                        mult * wm,
+                        cross + ((cs + points) * wm if cs >= 0 else 0),
+                        rack_mask if counts[code] else rack_mask & ~low,
+                        missing - short,
+                        want if counts[code] > spare[code] else want & ~low,
+                    )
+                    placed.pop()
+                    counts[code] += 1
+                if counts[_BLANK_CODE]:
+                    short = counts[_BLANK_CODE] > spare[_BLANK_CODE]
+                    counts[_BLANK_CODE] -= 1
+                    placed.append((p, code, True))
+                    extend(
+                        p + 1,
+                        child,
+                        main,
+                        mult * wm,
+                        cross + (cs * wm if cs >= 0 else 0),
+                        rack_mask,
+                        missing - short,
+                        want,
+                    )
+                    placed.pop()
+                    counts[_BLANK_CODE] += 1
+
+        #: Rack tiles of the left part being built, in order: (letter code, blank).
+        left_tiles: list[tuple[int, bool]] = []
+
+        def left_part(node: int, room: int, rack_mask: int, missing: int, want: int) -> None:
+            """Every prefix of rack tiles (up to ``room`` long) on the free squares in front
+            of the anchor, each then extended through the anchor."""
+            nonlocal word_start
+            k = len(left_tiles)
+            anchor_letters = (
+                cross_mask[anchor] if counts[_BLANK_CODE] else cross_mask[anchor] & rack_mask
+            )
+            # Give up unless some letter the anchor takes lies within reach of this prefix.
+            if not reach[node * reach_width + room - k] & anchor_letters:
+                return
+            if want and below[node] & want != want:
+                return
+            if node_letters[node] & anchor_letters:
+                word_start = anchor - k
+                main = 0
+                mult = 1
+                for offset, (code, blank) in enumerate(left_tiles):
+                    q = word_start + offset
+                    if not blank:
+                        main += letter_values[code] * lmult[q]
+                    mult *= wmult[q]
+                    placed.append((q, code, blank))
+                extend(anchor, node, main, mult, 0, rack_mask, missing, want)
+                del placed[:]
+            if k == room:
+                return
+            mask = node_letters[node]
+            if not counts[_BLANK_CODE]:
+                mask &= rack_mask
+            kids = children[node]
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                code = low.bit_length() - 1
+                child = kids[code]
+                if counts[code]:
+                    short = counts[code] > spare[code]
+                    counts[code] -= 1
+                    left_tiles.append((code, False))
+                    left_part(
+                        child,
+                        room,
+                        rack_mask if counts[code] else rack_mask & ~low,
+                        missing - short,
+                        want if counts[code] > spare[code] else want & ~low,
+                    )
+                    left_tiles.pop()
+                    counts[code] += 1
+                if counts[_BLANK_CODE]:
+                    short = counts[_BLANK_CODE] > spare[_BLANK_CODE]
+                    counts[_BLANK_CODE] -= 1
+                    left_tiles.append((code, True))
+                    left_part(child, room, rack_mask, missing - short, want)
+                    left_tiles.pop()
+                    counts[_BLANK_CODE] += 1
+
+        rack_mask = 0
+        for code in range(26):
+            if counts[code]:
+                rack_mask |= 1 << code
+        previous_anchor = -1
+        for anchor in line.anchors:
+            if anchor > 0 and codes[anchor - 1] >= 0:
+                # Old tiles in front of the anchor: the word starts where they start.
+                word_start = anchor - 1
+                while word_start > 0 and codes[word_start - 1] >= 0:
+                    word_start -= 1
+                extend(word_start, WordGraph.ROOT, 0, 1, 0, rack_mask, self.missing, self.want)
+            else:
+                # The squares back to the previous anchor are empty and touch nothing: a word's
+                # first letters may go there (leaving a tile for the anchor).
+                room = min(anchor - previous_anchor - 1, max_tiles - 1)
+                left_part(WordGraph.ROOT, room, rack_mask, self.missing, self.want)
+            previous_anchor = anchor
 
 
 def _old_in_word(line: _Line, start: int, placed: tuple[tuple[int, int, bool], ...]) -> int:

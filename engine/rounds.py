@@ -14,8 +14,12 @@ Any number of players from two share one board and one bag; each round deals one
   who never started, or never submitted, scores 0.
 - The placed play's tiles leave the tray and are replaced from the bag; the others stay.
   After a round with no word placed the whole tray goes back and seven are drawn afresh.
-- The game **ends** when the bag and the tray's kept tiles hold fewer than seven, when the
-  lexicon allows no play of the tray dealt, or after three rounds in a row with no word.
+- A tray dealt with no legal play on the board (checked with the lexicon) goes back into the
+  bag whole and seven are dealt afresh from the same stream, up to ``max_redeals`` times
+  (``MAX_REDEALS``); the rejected trays are public (``OpenRound.redealt``).
+- The game **ends** when the bag and the tray's kept tiles hold fewer than seven, when no
+  tray with a play can be dealt within the redeals, or after three rounds in a row with no
+  word.
 
 Times are whole milliseconds on one clock the server keeps for the game (since the epoch,
 say); the engine only compares and subtracts them. Randomness is the one HMAC stream of
@@ -53,9 +57,13 @@ WORD_SKILL: Final = "word-skill"
 MIN_PLAYERS: Final = 2
 #: Rounds in a row with no word placed that end the game (nobody can or will play).
 WORDLESS_ROUNDS_TO_END: Final = 3
+#: Times a tray with no play is put back and another dealt before the game ends (``no_play``).
+#: A game stored before the rule (its JSON has no ``max_redeals``) keeps 0: it ends at once.
+MAX_REDEALS: Final = 10
 
-#: ``RoundsGame.end_reason`` values: the bag and the kept tiles cannot fill a tray; the tray
-#: dealt has no play on the board; three rounds in a row placed no word.
+#: ``RoundsGame.end_reason`` values: the bag and the kept tiles cannot fill a tray; no tray
+#: with a play on the board could be dealt (the first and every redeal); three rounds in a row
+#: placed no word.
 SUPPLY_LOW: Final = "supply_low"
 NO_PLAY: Final = "no_play"
 NO_WORDS: Final = "no_words"
@@ -207,6 +215,17 @@ class Submission:
         )
 
 
+Tray = tuple[str, ...]
+
+
+def _trays_to_json(trays: tuple[Tray, ...]) -> list[str]:
+    return ["".join(tray) for tray in trays]
+
+
+def _trays_from_json(data: Sequence[Any]) -> tuple[Tray, ...]:
+    return tuple(tuple(str(tray)) for tray in data)
+
+
 def _started_to_json(started: tuple[int | None, ...]) -> list[int | None]:
     return list(started)
 
@@ -225,6 +244,8 @@ class OpenRound:
     started: tuple[int | None, ...]
     #: In the order they were made.
     submissions: tuple[Submission, ...] = ()
+    #: Trays dealt for this round before ``tray`` and put back: none had a play (public).
+    redealt: tuple[Tray, ...] = ()
 
     def submission_of(self, player: int) -> Submission | None:
         """The player's submission this round, if any."""
@@ -242,16 +263,18 @@ class OpenRound:
             "tray": "".join(self.tray),
             "started": _started_to_json(self.started),
             "submissions": [submission.to_json() for submission in self.submissions],
+            "redealt": _trays_to_json(self.redealt),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any], *, rules: Ruleset) -> OpenRound:
-        """Inverse of ``to_json``."""
+        """Inverse of ``to_json`` (a round stored before redeals has none)."""
         return cls(
             number=int(data["number"]),
             tray=tuple(data["tray"]),
             started=_started_from_json(data["started"]),
             submissions=tuple(Submission.from_json(s, rules=rules) for s in data["submissions"]),
+            redealt=_trays_from_json(data.get("redealt", ())),
         )
 
 
@@ -277,6 +300,8 @@ class RoundRecord:
     #: Each player's score this round, and totals after it.
     scores: tuple[int, ...]
     totals: tuple[int, ...]
+    #: Trays dealt for this round before ``tray`` and put back, none with a play (public).
+    redealt: tuple[Tray, ...] = ()
 
     def submission_of(self, player: int) -> Submission | None:
         """The player's submission this round, if any."""
@@ -308,6 +333,7 @@ class RoundRecord:
             "returned": "".join(self.returned),
             "scores": list(self.scores),
             "totals": list(self.totals),
+            "redealt": _trays_to_json(self.redealt),
         }
 
     @classmethod
@@ -328,6 +354,7 @@ class RoundRecord:
             returned=tuple(data["returned"]),
             scores=tuple(int(s) for s in data["scores"]),
             totals=tuple(int(t) for t in data["totals"]),
+            redealt=_trays_from_json(data.get("redealt", ())),
         )
 
 
@@ -399,6 +426,10 @@ class RoundsGame:
     end_reason: EndReason | None = None
     #: Each player's own time for a round (ms); None: no limit the engine checks.
     turn_time_ms: int | None = None
+    #: Trays with no play put back and dealt afresh before the game ends (``no_play``).
+    max_redeals: int = MAX_REDEALS
+    #: At a ``no_play`` end: every tray dealt for the round that never opened (public).
+    unplayable: tuple[Tray, ...] = ()
 
     # -- creation ----------------------------------------------------------------------------
 
@@ -412,12 +443,14 @@ class RoundsGame:
         salt: bytes = b"",
         turn_time_ms: int | None = None,
         lexicon: Collection[str] | None = None,
+        max_redeals: int = MAX_REDEALS,
     ) -> RoundsGame:
         """A new game of ``players`` (two or more) with round 1's tray dealt.
 
         ``seed`` (32 bytes) keys the draw stream (None: a fresh one); ``salt`` separates
-        streams sharing a seed. ``lexicon``, when given, ends a game whose first tray has no
-        play (as every later tray is checked at its round's close)."""
+        streams sharing a seed. ``lexicon``, when given, checks the first tray has a play,
+        dealing another up to ``max_redeals`` times and else ending the game (as every later
+        tray is checked at its round's close)."""
         rules = get_ruleset(ruleset)
         if not rules.shared_tray:
             raise TableNotAllowed(f"The {rules.name} ruleset is not played in rounds.")
@@ -425,6 +458,8 @@ class RoundsGame:
             raise TableNotAllowed(f"A rounds game has at least {MIN_PLAYERS} players.")
         if turn_time_ms is not None and (isinstance(turn_time_ms, bool) or turn_time_ms < 1):
             raise ValueError("a round's time is a positive number of milliseconds")
+        if isinstance(max_redeals, bool) or not isinstance(max_redeals, int) or max_redeals < 0:
+            raise ValueError("max_redeals is a whole number, 0 or more")
         stream = DrawStream(new_seed() if seed is None else seed, salt)
         game = cls(
             ruleset=rules,
@@ -434,6 +469,7 @@ class RoundsGame:
             scores=(0,) * players,
             current=None,
             turn_time_ms=turn_time_ms,
+            max_redeals=max_redeals,
         )
         return _deal(game, kept=(), number=1, lexicon=lexicon)[0]
 
@@ -612,6 +648,7 @@ class RoundsGame:
             returned=returned,
             scores=round_scores,
             totals=totals,
+            redealt=current.redealt,
         )
         return replace(after, rounds=(*self.rounds, record))
 
@@ -653,6 +690,8 @@ class RoundsGame:
             "wordless_streak": self.wordless_streak,
             "end_reason": self.end_reason,
             "turn_time_ms": self.turn_time_ms,
+            "max_redeals": self.max_redeals,
+            "unplayable": _trays_to_json(self.unplayable),
         }
 
     @classmethod
@@ -681,6 +720,9 @@ class RoundsGame:
         if current is not None and len(current.started) != len(scores):
             raise ValueError("the open round does not have one entry per player")
         turn_time = data.get("turn_time_ms")
+        max_redeals = int(data.get("max_redeals", 0))  # stored before redeals: none
+        if max_redeals < 0:
+            raise ValueError("max_redeals is 0 or more")
         return cls(
             ruleset=rules,
             board=board,
@@ -695,6 +737,8 @@ class RoundsGame:
             wordless_streak=int(data["wordless_streak"]),
             end_reason=end_reason,
             turn_time_ms=None if turn_time is None else int(turn_time),
+            max_redeals=max_redeals,
+            unplayable=_trays_from_json(data.get("unplayable", ())),
         )
 
 
@@ -706,23 +750,36 @@ def _deal(
     lexicon: Collection[str] | None,
 ) -> tuple[RoundsGame, tuple[str, ...], tuple[str, ...]]:
     """Fill the tray from the bag and open round ``number``, or end the game: (the game,
-    the tiles drawn, the tray tiles put back into the bag at an end)."""
+    the tiles drawn, the tray tiles put back into the bag).
+
+    A tray with no play (``lexicon`` given) goes back whole and seven are drawn afresh from
+    the same stream, up to ``game.max_redeals`` times; the rejected trays are the round's
+    ``redealt``, or the game's ``unplayable`` when none of them had a play."""
     rules = game.ruleset
     if len(kept) + len(game.bag) < rules.rack_size:
         over = replace(game, bag=return_tiles(game.bag, kept), end_reason=SUPPLY_LOW)
         return over, (), kept
-    drawn, bag, stream = draw_tiles(game.bag, rules.rack_size - len(kept), game.stream)
-    tray = sort_rack((*kept, *drawn))
-    if lexicon is not None and not has_play(game.board, tray, ruleset=rules, lexicon=lexicon):
-        over = replace(
-            game,
-            bag=return_tiles(bag, tray),
-            stream=stream,
-            end_reason=NO_PLAY,
-        )
-        return over, drawn, tray
-    opened = OpenRound(number, tray, (None,) * game.players)
-    return replace(game, bag=bag, stream=stream, current=opened), drawn, ()
+    bag, stream, hand = game.bag, game.stream, kept
+    drawn_all: list[str] = []
+    returned: list[str] = []
+    rejected: list[Tray] = []
+    while True:
+        drawn, bag, stream = draw_tiles(bag, rules.rack_size - len(hand), stream)
+        drawn_all += drawn
+        tray = sort_rack((*hand, *drawn))
+        if lexicon is None or has_play(game.board, tray, ruleset=rules, lexicon=lexicon):
+            break
+        rejected.append(tray)
+        bag, hand = return_tiles(bag, tray), ()
+        returned += tray
+        if len(rejected) > game.max_redeals:
+            over = replace(
+                game, bag=bag, stream=stream, end_reason=NO_PLAY, unplayable=tuple(rejected)
+            )
+            return over, tuple(drawn_all), tuple(returned)
+    opened = OpenRound(number, tray, (None,) * game.players, redealt=tuple(rejected))
+    current = replace(game, bag=bag, stream=stream, current=opened)
+    return current, tuple(drawn_all), tuple(returned)
 
 
 def _round_actions(
@@ -765,9 +822,11 @@ def replay(
     ruleset: str | Ruleset = WORD_SKILL,
     turn_time_ms: int | None = None,
     lexicon: Collection[str] | None = None,
+    max_redeals: int = MAX_REDEALS,
 ) -> RoundsGame:
     """Recompute a rounds game from its seed, salt and log. Give the lexicon it was played
-    with: it decides which words stand and whether a tray has a play (which can end it)."""
+    with: it decides which words stand and whether a tray has a play (else it is redealt, up
+    to ``max_redeals`` times, the game's setting, then the game ends)."""
     game = RoundsGame.new(
         players=players,
         ruleset=ruleset,
@@ -775,6 +834,7 @@ def replay(
         salt=salt,
         turn_time_ms=turn_time_ms,
         lexicon=lexicon,
+        max_redeals=max_redeals,
     )
     for action in actions:
         game = apply_action(game, action, lexicon=lexicon)

@@ -3,21 +3,27 @@
 A take-play is a play made on the board its takes leave, from the rack they leave, that uses
 every tile taken and puts nothing on a square stolen from. So the search reuses the play
 generator (``movegen.legal_plays``): for each legal take it lists the plays of the board and
-rack after it, keeps those that place every taken tile and avoid the blocked squares, and
-scores each through ``reword.evaluate_take_play`` (what ``Game.apply`` runs), so a listed move
-is exactly what the game would accept and record.
+rack after it, told what every play must use (``must_play``: the tiles taken) and where none
+may go (``blocked``), which it prunes while it walks the word graph rather than listing every
+play and dropping most. Each play it lists is one ``reword.evaluate_take_play`` (what
+``Game.apply`` runs) accepts, with the same words and score but for one thing the generator
+cannot know, the bingo (the rules give it by the rack the turn began with; a steal adds a
+tile), which is corrected here; so a listed move is exactly what the game would accept and
+record, without checking it again. Takes that leave the same position (board, tiles held,
+tiles to play, blocked squares: two takes on different squares made in either order, or
+swaps of like tiles) share one search.
 
 Every single take (``legal_takes``) is listed in full; deeper turns (two to four takes) grow
 from the takes that took the most valuable tiles first, for as long as the caller's time
 budget (``deadline``, a ``time.monotonic()`` value) lasts. One-take moves are listed in full
 when no deadline is given; ``tests/engine/test_reword_takegen.py`` checks them against a brute
-force.
+force, and ``tests/engine/test_takegen_equivalence.py`` checks the search lists exactly what
+the one before it did (kept as ``tests/engine/reference_takegen.py``), for one and two takes.
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Collection
 from dataclasses import replace
 from functools import cache
@@ -26,7 +32,7 @@ from .board import Board
 from .errors import MoveError
 from .movegen import LegalMove, legal_plays
 from .moves import BLANK, MAX_TAKES, StealTake, SwapTake, Take, TakePlay
-from .reword import AfterTakes, apply_takes, evaluate_take_play, steal_squares
+from .reword import AfterTakes, apply_takes, steal_squares
 from .rulesets import Ruleset, get_ruleset
 from .wordgraph import ALPHABET, WordGraph, word_graph
 
@@ -102,6 +108,9 @@ def take_plays(
         graph = word_graph(lexicon)
     max_takes = min(max_takes, MAX_TAKES)
     found: list[LegalMove] = []
+    # The plays of each position the takes left, once: takes on different squares made in
+    # another order leave the same position (board, tiles held, tiles to play, blocked).
+    searched: dict[_PositionKey, tuple[LegalMove, ...]] = {}
     frontier: list[AfterTakes | None] = [None]
     for _depth in range(max_takes):
         grown: list[AfterTakes] = []
@@ -109,7 +118,7 @@ def take_plays(
             for position in _by_value(legal_takes(board, rack, lexicon=lexicon, after=after)):
                 if deadline is not None and time.monotonic() > deadline:
                     return tuple(found)
-                found += _plays_after(board, rack, position, rules, lexicon, graph)
+                found += _plays_after(rack, position, rules, graph, searched)
                 grown.append(position)
         frontier = list(grown)
     return tuple(found)
@@ -131,27 +140,43 @@ def _by_value(takes: tuple[AfterTakes, ...]) -> list[AfterTakes]:
     return sorted(takes, key=order)
 
 
+#: What the plays after a turn's takes depend on: the board they left, the tiles held and the
+#: tiles taken (sorted: the order they came in changes no play), the squares stolen from.
+_PositionKey = tuple[Board, tuple[str, ...], tuple[str, ...], frozenset[tuple[int, int]]]
+
+
 def _plays_after(
-    board: Board,
     rack: tuple[str, ...],
     after: AfterTakes,
     rules: Ruleset,
-    lexicon: Collection[str],
     graph: WordGraph,
+    searched: dict[_PositionKey, tuple[LegalMove, ...]],
 ) -> list[LegalMove]:
-    """The take-plays that finish a turn whose takes left ``after``."""
+    """The take-plays that finish a turn whose takes left ``after``.
+
+    The play generator lists only plays that place every taken tile and keep off the blocked
+    squares (it prunes the rest while it walks the word graph), on the board the takes left,
+    so each play is what ``reword.evaluate_take_play`` accepts and scores the same; but for
+    the bingo, which the rules give by the rack the turn began with (a steal adds a tile)."""
     turn_rack = after.rack
-    needed = Counter(after.taken)
+    key = (after.board, tuple(sorted(turn_rack)), tuple(sorted(after.taken)), after.blocked)
+    plays = searched.get(key)
+    if plays is None:
+        plays = searched[key] = legal_plays(
+            after.board,
+            turn_rack,
+            ruleset=_wide(rules, len(turn_rack)),
+            graph=graph,
+            must_play=after.taken,
+            blocked=after.blocked,
+        )
+    full_rack = len(rack) >= rules.bingo_tiles
+    takes, taken = after.takes, after.taken
     moves = []
-    wide = _wide(rules, len(turn_rack))
-    for play in legal_plays(after.board, turn_rack, ruleset=wide, graph=graph):
-        tiles = play.tiles
-        if after.blocked and any((tile.row, tile.col) in after.blocked for tile in tiles):
-            continue
-        if needed - Counter(tile.rack_tile for tile in tiles):
-            continue
-        move = TakePlay(after.takes, tiles)
-        outcome = evaluate_take_play(board, rack, move, ruleset=rules, lexicon=lexicon)
-        score = outcome.score
-        moves.append(LegalMove(move, score.score, score.words, score.bingo, after.taken))
+    for play in plays:
+        if play.bingo and not full_rack:
+            bingo, score = False, play.score - rules.bingo_bonus
+        else:
+            bingo, score = play.bingo, play.score
+        moves.append(LegalMove(TakePlay(takes, play.tiles), score, play.words, bingo, taken))
     return moves

@@ -49,10 +49,12 @@ class WordGraph:
     ``children[node]`` maps a letter code to the next node; ``terminal[node]`` says whether
     the path to ``node`` spells a whole word; ``letters[node]`` is the bit set of the letters
     leaving ``node`` (a cheap filter before touching the dict); ``reach`` holds, per node and
-    depth, the letters found within that many steps (see ``_reach``). Node 0 is the root.
+    depth, the letters found within that many steps (see ``_reach``); ``below`` (built on first
+    use) the letters on any path from a node. Node 0 is the root.
     """
 
     __slots__ = (
+        "_below",
         "build_seconds",
         "children",
         "letters",
@@ -79,9 +81,20 @@ class WordGraph:
         self.terminal = terminal
         self.letters = [sum(1 << code for code in edges) for edges in children]
         self.reach = _reach(children, self.letters, self.REACH_DEPTH)
+        self._below: list[int] | None = None
         self.name = name
         self.word_count = word_count
         self.build_seconds = build_seconds
+
+    @property
+    def below(self) -> list[int]:
+        """``below[node]``: every letter on some path from ``node`` (of any length), so a
+        search that must still place a letter can drop a node none of whose words holds it.
+        Built on first use (the take search needs it; plain plays do not)."""
+        below = self._below
+        if below is None:
+            below = self._below = _below(self.children, self.letters)
+        return below
 
     @classmethod
     def build(cls, words: Iterable[str], *, name: str = "") -> WordGraph:
@@ -221,6 +234,32 @@ def _reach(children: list[dict[int, int]], letters: list[int], depth: int) -> ar
             table[node * width + d] = mask
         level = deeper
     return table
+
+
+def _below(children: list[dict[int, int]], letters: list[int]) -> list[int]:
+    """Per node, the letters on any path from it (a post-order walk of the acyclic graph)."""
+    found = [0] * len(children)
+    done = bytearray(len(children))
+    for root in range(len(children)):
+        if done[root]:
+            continue
+        stack = [root]
+        while stack:
+            node = stack[-1]
+            if done[node]:
+                stack.pop()
+                continue
+            pending = [child for child in children[node].values() if not done[child]]
+            if pending:
+                stack += pending
+                continue
+            stack.pop()
+            mask = letters[node]
+            for child in children[node].values():
+                mask |= found[child]
+            found[node] = mask
+            done[node] = 1
+    return found
 
 
 def _is_az(word: str) -> bool:

@@ -15,11 +15,11 @@ from django.urls import reverse
 
 from matches import away, selectors, services, visibility
 from matches.models import Match
-from notifications import friendlies, organiser_content, round_ready
+from notifications import friendlies, organiser_content, round_ready, rounds_result
 from notifications.calendar import calendar_sequence
 from notifications.models import Kind, Notice, NotificationSettings
 from notifications.schemas import NoticeContent
-from notifications.wording import Stale, absolute, local_time, time_left
+from notifications.wording import Stale, absolute, local_time, place_outcome, time_left
 
 #: Endings an organiser decided: their result notice names the ruling (organiser_content.py).
 ORGANISER_ENDINGS = frozenset(
@@ -48,6 +48,8 @@ def build(notice: Notice, prefs: NotificationSettings, *, now: datetime) -> Noti
         return friendlies.challenge(notice, prefs, now=now)
     if notice.kind == Kind.READY:
         return round_ready.content(notice, prefs, now=now)
+    if notice.kind == Kind.RESULT and notice.rounds_match_id is not None:
+        return rounds_result.content(notice, prefs, now=now)
     if notice.match_id is None:
         return Stale("no match")
     try:
@@ -249,10 +251,6 @@ def _result(notice: Notice, access: visibility.MatchAccess, zone: ZoneInfo, now:
     )
 
 
-#: A place at a table of 3-4, in words.
-_PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth"}
-
-
 def _table_outcome(access: visibility.MatchAccess) -> str:
     """The viewer's place at a table of 3-4: "You won", "You shared first place", "You came
     third of 4" (empty for a viewer without a place)."""
@@ -260,10 +258,7 @@ def _table_outcome(access: visibility.MatchAccess) -> str:
     if seat is None or seat.place is None:
         return ""
     shared = sum(1 for other in access.seats if other.place == seat.place) > 1
-    if seat.place == 1:
-        return "You shared first place" if shared else "You won"
-    where = _PLACES.get(seat.place, f"number {seat.place}")
-    return f"You {'shared' if shared else 'came'} {where} of {len(access.seats)}"
+    return place_outcome(seat.place, shared=shared, count=len(access.seats))
 
 
 _BUILDERS: dict[str, Any] = {

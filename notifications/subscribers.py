@@ -22,12 +22,13 @@ from common.events import (
     RematchOffered,
     RoundDealt,
     RoundPaired,
+    RoundsMatchEnded,
     SeatFacts,
     SeatSubstituted,
     TurnRecorded,
     subscribe,
 )
-from notifications import friendlies, notices, organiser_changes, round_ready, rounds
+from notifications import friendlies, notices, organiser_changes, round_ready, rounds, rounds_result
 from notifications.models import CalendarFeed, Notice, NotificationSettings, PushSubscription
 from notifications.services import settings_of, update_notification_settings
 
@@ -113,6 +114,7 @@ def subscribe_all() -> None:
     subscribe(FixtureScheduled, fixture_to_each_player, phase=Phase.IN_TRANSACTION)
     subscribe(RoundPaired, rounds.round_paired, phase=Phase.IN_TRANSACTION)
     subscribe(RoundDealt, round_ready.round_dealt, phase=Phase.IN_TRANSACTION)
+    subscribe(RoundsMatchEnded, rounds_result.rounds_match_ended, phase=Phase.IN_TRANSACTION)
     subscribe(KickoffMoved, organiser_changes.kickoff_moved, phase=Phase.IN_TRANSACTION)
     subscribe(ChallengePosted, friendlies.challenge_posted, phase=Phase.IN_TRANSACTION)
     subscribe(RematchOffered, friendlies.rematch_offered, phase=Phase.IN_TRANSACTION)

@@ -39,3 +39,17 @@ def time_left(delta: timedelta) -> str:
     if not days and (minutes or not hours):
         parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
     return " ".join(parts)
+
+
+#: A place in a table, in words ("second"); beyond these, "number 9".
+PLACES = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+PLACES |= {7: "seventh", 8: "eighth"}
+
+
+def place_outcome(place: int, *, shared: bool, count: int) -> str:
+    """A player's place among ``count``: "You won", "You shared first place", "You came
+    third of 4", "You shared second of 4"."""
+    if place == 1:
+        return "You shared first place" if shared else "You won"
+    where = PLACES.get(place, f"number {place}")
+    return f"You {'shared' if shared else 'came'} {where} of {count}"

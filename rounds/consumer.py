@@ -215,7 +215,7 @@ class RoundsConsumer(AsyncWebsocketConsumer):
 
     async def _start_round(self, request: StartRoundRequest) -> None:
         started = await self._change(
-            request, services.rounds_start_round, round_number=request.round
+            request, services.rounds_start_round, round_number=request.round, client_id=request.id
         )
         if started is not None:
             own = own_round_view(started.own, turn_time=started.match.turn_time)
@@ -228,7 +228,11 @@ class RoundsConsumer(AsyncWebsocketConsumer):
             else Pass()
         )
         submitted = await self._change(
-            request, services.rounds_submit, round_number=request.round, move=move
+            request,
+            services.rounds_submit,
+            round_number=request.round,
+            move=move,
+            client_id=request.id,
         )
         if submitted is not None:
             await self._send(

@@ -156,6 +156,35 @@ class RoundsPlayer(models.Model):
         return "Gramma Ana" if self.member is None else str(self.member)
 
 
+class RoundsReceipt(models.Model):
+    """The answer a member's socket request was given, kept under its client id, so that a
+    retried request (the same id: its answer was lost on the way) is answered the same and
+    changes nothing, as a match's ``CommitReceipt`` does. Holds the member's own tray (a
+    start) or play (a submission): only ever returned to them."""
+
+    class Kind(models.TextChoices):
+        START = "start", "Start of a round"
+        SUBMIT = "submit", "Play or pass"
+
+    match = models.ForeignKey(RoundsMatch, on_delete=models.CASCADE, related_name="receipts")
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    client_id = models.CharField(max_length=64)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    #: The engine's value answered: a start's own round, a submission (``to_json``).
+    response = models.JSONField(editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "member", "client_id"], name="rounds_receipt_once_per_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · {self.client_id}"
+
+
 class ClosedRound(models.Model):
     """One closed round: the engine's ``RoundRecord`` as JSON (docs/RECORDS.md, "Rounds")."""
 

@@ -17,6 +17,7 @@ from rounds.schemas import (
     RoundReady,
     RoundResult,
     RoundsEnded,
+    RoundsJoined,
     RoundsPlayerView,
     RoundsSettings,
     RoundsView,
@@ -80,6 +81,7 @@ def round_result(record: RoundRecord, *, drawn_public: bool) -> RoundResult:
         drawn_among=list(record.drawn_among),
         totals=list(record.totals),
         drawn="".join(record.drawn) if drawn_public else None,
+        redealt=["".join(tray) for tray in record.redealt],
     )
 
 
@@ -94,6 +96,27 @@ def settings_view(match: RoundsMatch, gramma_cap: int | None) -> RoundsSettings:
 
 def winners_of(players: list[RoundsPlayer]) -> list[int]:
     return [player.position for player in players if player.place == 1]
+
+
+def player_view(
+    player: RoundsPlayer, *, started: tuple[bool, ...], submitted: tuple[bool, ...]
+) -> RoundsPlayerView:
+    """One player as everyone sees them (``started``/``submitted``: ``progress``)."""
+    return RoundsPlayerView(
+        position=player.position,
+        name=player.name,
+        member_id=player.member_id,
+        gramma_ana=player.is_gramma_ana,
+        total=player.total,
+        place=player.place,
+        started=started[player.position] if player.position < len(started) else False,
+        submitted=submitted[player.position] if player.position < len(submitted) else False,
+    )
+
+
+def rounds_joined(players: list[RoundsPlayer]) -> RoundsJoined:
+    """Every player of an open match (nobody has started a round: there is none)."""
+    return RoundsJoined(players=[player_view(p, started=(), submitted=()) for p in players])
 
 
 def rounds_view(
@@ -113,21 +136,7 @@ def rounds_view(
         status=match.status,
         host=str(match.host),
         settings=settings_view(match, gramma_cap),
-        players=[
-            RoundsPlayerView(
-                position=player.position,
-                name=player.name,
-                member_id=player.member_id,
-                gramma_ana=player.is_gramma_ana,
-                total=player.total,
-                place=player.place,
-                started=started[player.position] if player.position < len(started) else False,
-                submitted=(
-                    submitted[player.position] if player.position < len(submitted) else False
-                ),
-            )
-            for player in players
-        ],
+        players=[player_view(player, started=started, submitted=submitted) for player in players],
         round_number=sight.round_number,
         round_deadline_at=match.round_deadline_at if not match.is_over else None,
         board=list(sight.board),
@@ -141,6 +150,8 @@ def rounds_view(
             else own_round_view(sight.own_round, turn_time=match.turn_time)
         ),
         rounds=[round_result(r, drawn_public=sight.drawn_public) for r in sight.closed],
+        redealt=["".join(tray) for tray in sight.redealt],
+        unplayable=["".join(tray) for tray in sight.unplayable],
         end_reason=match.end_reason,
         winners=winners_of(players),
     )

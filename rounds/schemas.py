@@ -100,6 +100,9 @@ class RoundResult(Shape):
     drawn: Tray | None = Field(
         description="The tiles drawn for the next tray: public once the match is over."
     )
+    redealt: list[Tray] = Field(
+        description="Trays dealt for this round before its tray and put back: no play possible."
+    )
 
 
 class OwnRound(Shape):
@@ -132,6 +135,12 @@ class RoundsView(Sparse):
         description="Your tray and clock, once you started the open round."
     )
     rounds: list[RoundResult]
+    redealt: list[Tray] = Field(
+        description="Trays dealt for the open round before its tray and put back: no play possible."
+    )
+    unplayable: list[Tray] = Field(
+        description="At a no_play end: every tray dealt for the round that never opened."
+    )
     end_reason: RoundsEndReason
     winners: list[Player]
 
@@ -149,6 +158,12 @@ class RoundProgress(Shape):
     number: RoundNumber
     started: list[bool]
     submitted: list[bool]
+
+
+class RoundsJoined(Shape):
+    """A member joined the open match: every player now, in order (public)."""
+
+    players: list[RoundsPlayerView]
 
 
 class RoundsEnded(Shape):
@@ -276,18 +291,26 @@ class RoundClosedFrame(_RoundsEvent):
     data: RoundResult
 
 
+class RoundsJoinedFrame(_RoundsEvent):
+    type: Literal["joined"] = "joined"
+    data: RoundsJoined
+
+
 class RoundsEndedFrame(_RoundsEvent):
     type: Literal["ended"] = "ended"
     data: RoundsEnded
 
 
-RoundsEventFrame = RoundReadyFrame | RoundProgressFrame | RoundClosedFrame | RoundsEndedFrame
+RoundsEventFrame = (
+    RoundsJoinedFrame | RoundReadyFrame | RoundProgressFrame | RoundClosedFrame | RoundsEndedFrame
+)
 RoundsServerFrame = (
     RoundsSnapshotFrame
     | ErrorFrame
     | StartedAck
     | SubmittedAck
     | RoundsRefusedAck
+    | RoundsJoinedFrame
     | RoundReadyFrame
     | RoundStartedFrame
     | RoundProgressFrame
@@ -298,6 +321,7 @@ ROUNDS_SERVER_TYPES = (
     "snapshot",
     "error",
     "ack",
+    "joined",
     "round_ready",
     "round_started",
     "progress",

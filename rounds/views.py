@@ -163,10 +163,11 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     rounds = [
         {
             "number": result.number,
-            "tray": " ".join("blank" if t == "?" else t for t in result.tray),
+            "tray": _tray_text(result.tray),
             "placed": result.placed,
             "placed_name": names.get(result.placed) if result.placed is not None else None,
             "decided_by": result.decided_by,
+            "redealt": [_tray_text(tray) for tray in result.redealt],
             "rows": [
                 {
                     "name": names.get(row.player, f"Player {row.player + 1}"),
@@ -190,7 +191,13 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         board, placed = board_after(view, shown, size=size)
         context["grid"] = board_grid(ruleset=get_ruleset(WORD_SKILL), board=board, placed=placed)
     context["shown_round"] = shown
+    context["unplayable"] = [_tray_text(tray) for tray in view.unplayable]
     return render(request, "rounds/replay.html", context)
+
+
+def _tray_text(tray: str) -> str:
+    """A tray for reading: its letters spaced, a blank named."""
+    return " ".join("blank" if t == "?" else t for t in tray)
 
 
 def _round_asked(raw: object, *, last: int) -> int:

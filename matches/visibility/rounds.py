@@ -11,7 +11,10 @@ frames and notices only from what these functions return. The policy, written on
 - who has **started** and who has **finished** the open round is public (never what);
 - the **tiles drawn** for the next tray (``RoundRecord.drawn``, ``returned``) would tell
   the next tray: hidden until the match is over;
-- the **bag's seed** only once the match is over (its commitment from the start).
+- the **bag's seed** only once the match is over (its commitment from the start);
+- a **tray put back** because it had no play (``OpenRound.redealt``, ``RoundRecord.redealt``,
+  ``RoundsGame.unplayable``) is public as soon as it is rejected: it went back to the bag and
+  tells nothing of the tray dealt after it.
 
 Pure: engine values in, engine values out; no model, no query (the caller reads the rows
 consistently, under its own transaction).
@@ -19,6 +22,7 @@ consistently, under its own transaction).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -50,6 +54,10 @@ class RoundsSight:
     bag_seed: str | None
     #: Whether the closed rounds' ``drawn`` tiles are shown (once the match is over).
     drawn_public: bool
+    #: Trays dealt for the open round and put back, none with a play (public).
+    redealt: tuple[tuple[str, ...], ...] = ()
+    #: At a ``no_play`` end, every tray dealt for the round that never opened (public).
+    unplayable: tuple[tuple[str, ...], ...] = ()
 
 
 def own_round(current: OpenRound | None, position: int | None) -> OwnRoundSight | None:
@@ -109,6 +117,8 @@ def rounds_sight(
         closed=tuple(public_record(record, over=over) for record in closed),
         bag_seed=bag_seed_for(over=over, bag_seed=bag_seed),
         drawn_public=over,
+        redealt=current.redealt if current is not None else (),
+        unplayable=game.unplayable if game is not None else (),
     )
 
 
@@ -144,3 +154,67 @@ def round_ready_sight(
     if current.started[position] is not None:
         return None
     return RoundReadySight(name=name, number=number)
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One player's line of a finished match's final table (public once it is over)."""
+
+    name: str
+    total: int
+    place: int
+    you: bool
+
+
+@dataclass(frozen=True)
+class RoundsResultSight:
+    """What a rounds match's result notice may say to one of its members: their place, the
+    final table, why it ended (all public once the match is over)."""
+
+    name: str
+    place: int
+    shared: bool
+    table: tuple[TableLine, ...]
+    end_reason: str
+    rounds: int
+
+
+@dataclass(frozen=True)
+class FinalPlayer:
+    """A player of a finished match as the caller read it: position, name, total, place."""
+
+    position: int
+    name: str
+    total: int
+    place: int | None
+    member_id: int | None
+
+
+def rounds_result_sight(
+    *,
+    name: str,
+    over: bool,
+    end_reason: str,
+    rounds: int,
+    players: Sequence[FinalPlayer],
+    member_id: int,
+) -> RoundsResultSight | None:
+    """The result told to member ``member_id``: only once the match is over, and only to a
+    member who played it (None: not sent). No tray, no bag, no play."""
+    if not over:
+        return None
+    mine = next((p for p in players if p.member_id == member_id), None)
+    if mine is None or mine.place is None:
+        return None
+    ordered = sorted(players, key=lambda p: (p.place or len(players) + 1, p.position))
+    return RoundsResultSight(
+        name=name,
+        place=mine.place,
+        shared=sum(1 for p in players if p.place == mine.place) > 1,
+        table=tuple(
+            TableLine(name=p.name, total=p.total, place=p.place or 0, you=p is mine)
+            for p in ordered
+        ),
+        end_reason=end_reason,
+        rounds=rounds,
+    )

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("matches", "0015_turn_takes"),
-        ("rounds", "0001_initial"),
+        ("rounds", "0002_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -18,6 +18,14 @@ class RoundsMatchMissing(ServiceError):
     MESSAGE = "There is no such match."
 
 
+class RequestIdTaken(ServiceError):
+    """A request id this member already used in the match for a request of another kind."""
+
+    code = "id_taken"
+    status = 409
+    MESSAGE = "That request id was used for another request. Send a new one."
+
+
 class InvalidRoundsMatch(ServiceError):
     """A rounds match that cannot be opened as asked (its settings)."""
 

@@ -21,7 +21,9 @@ from rounds.models import (
     RoundsMatch,
     RoundsPlayer,
 )
-from rounds.news import publish_on_commit
+from rounds.news import public_item, publish_on_commit
+from rounds.payloads import rounds_joined
+from rounds.schemas import RoundsJoinedFrame
 from rounds.services.common import lexicon_of, locked_match, locked_players, now, store
 from rounds.services.errors import (
     HostOnly,
@@ -93,9 +95,12 @@ def rounds_join(*, match_id: int, member: Any) -> RoundsPlayer:
             raise JoinRefused("You have already joined this game.")
         if len(players) >= MAX_PLAYERS:
             raise JoinRefused(f"This game is full ({MAX_PLAYERS} players).")
-        return RoundsPlayer.objects.create(
+        player = RoundsPlayer.objects.create(
             match=match, position=len(players), member=member, joined_at=now()
         )
+        joined = RoundsJoinedFrame(match_id=match.pk, data=rounds_joined([*players, player]))
+        publish_on_commit(match.pk, [public_item(joined)])
+        return player
 
 
 def gramma_rating_for(players: list[RoundsPlayer]) -> int | None:

@@ -12,12 +12,12 @@ from typing import Any
 
 from django.db import transaction
 
-from engine import Move, MoveError, Pass, Play
+from engine import Move, MoveError, Pass, Play, get_ruleset
 from engine.gramma_ana import round_move
 from engine.rounds import Close, RoundAction, RoundsGame, Start, Submission, Submit
 from lexicon.difficulty import word_difficulty
 from matches.visibility.rounds import OwnRoundSight, own_round, submission_for
-from rounds.models import RoundsMatch, RoundsPlayer
+from rounds.models import RoundsMatch, RoundsPlayer, RoundsReceipt
 from rounds.news import RoundsNewsItem, private_item, publish_on_commit
 from rounds.payloads import own_round_view
 from rounds.schemas import RoundStartedFrame
@@ -30,7 +30,7 @@ from rounds.services.common import (
     now,
     store,
 )
-from rounds.services.errors import NotLive, RoundRefused, StaleRound
+from rounds.services.errors import NotLive, RequestIdTaken, RoundRefused, StaleRound
 from rounds.services.lifecycle import _require_member
 
 
@@ -108,9 +108,36 @@ def apply_due(
     return store(match, players, before, game, actions, at=at)
 
 
-def rounds_start_round(*, match_id: int, member: Any, round_number: int) -> RoundStarted:
+def _receipt(
+    match: RoundsMatch, member: Any, client_id: str | None, kind: str
+) -> RoundsReceipt | None:
+    """The receipt of an earlier request under ``client_id`` (the caller holds the match's
+    lock): None for a new id; RequestIdTaken for an id first sent for another kind."""
+    if client_id is None:
+        return None
+    receipt = RoundsReceipt.objects.filter(
+        match=match, member_id=member.pk, client_id=client_id
+    ).first()
+    if receipt is not None and receipt.kind != kind:
+        raise RequestIdTaken(RequestIdTaken.MESSAGE)
+    return receipt
+
+
+def _keep(
+    match: RoundsMatch, member: Any, client_id: str | None, kind: str, response: dict[str, Any]
+) -> None:
+    if client_id is not None:
+        RoundsReceipt.objects.create(
+            match=match, member_id=member.pk, client_id=client_id, kind=kind, response=response
+        )
+
+
+def rounds_start_round(
+    *, match_id: int, member: Any, round_number: int, client_id: str | None = None
+) -> RoundStarted:
     """``member`` starts round ``round_number``: their tray shows, their timer runs from the
-    server's now. Locks the match and its players."""
+    server's now. Locks the match and its players. With ``client_id`` (a socket request's
+    id) the answer is kept: the same id again answers the same and changes nothing."""
     _require_member(member)
     with transaction.atomic():
         match = locked_match(match_id)
@@ -120,19 +147,36 @@ def rounds_start_round(*, match_id: int, member: Any, round_number: int) -> Roun
         refusal: Exception | None = None
         own: OwnRoundSight | None = None
         try:
+            receipt = _receipt(match, member, client_id, RoundsReceipt.Kind.START)
+            if receipt is not None:
+                publish_on_commit(match.pk, items)
+                kept = receipt.response
+                own = OwnRoundSight(
+                    number=int(kept["number"]),
+                    tray=tuple(kept["tray"]),
+                    started_at_ms=int(kept["started_at_ms"]),
+                    submission=None,
+                )
+                return RoundStarted(own=own, match=match)
             position = _check_round(match, players, member, round_number)
             before = game_of(match)
             game = before.start(player=position, at_ms=ms(at))
             items += store(match, players, before, game, [Start(position, ms(at))], at=at)
             own = own_round(game.current, position)
             assert own is not None
+            kept = {
+                "number": own.number,
+                "tray": "".join(own.tray),
+                "started_at_ms": own.started_at_ms,
+            }
+            _keep(match, member, client_id, RoundsReceipt.Kind.START, kept)
             frame = RoundStartedFrame(
                 match_id=match.pk, data=own_round_view(own, turn_time=match.turn_time)
             )
             items.append(private_item(member.pk, frame))
         except MoveError as error:
             refusal = RoundRefused.from_engine(error)
-        except (RoundRefused, StaleRound, NotLive) as error:
+        except (RoundRefused, StaleRound, NotLive, RequestIdTaken) as error:
             refusal = error
         publish_on_commit(match.pk, items)
     if refusal is not None:
@@ -154,10 +198,14 @@ def _check_round(
     return position
 
 
-def rounds_submit(*, match_id: int, member: Any, round_number: int, move: Move) -> Submitted:
+def rounds_submit(
+    *, match_id: int, member: Any, round_number: int, move: Move, client_id: str | None = None
+) -> Submitted:
     """``member`` plays or passes in round ``round_number`` (refused before they started it,
     after their own time, twice). Locks the match and its players. The last submission closes
-    the round; after the commit, Gramma Ana plays if she has not yet (``gramma_ana_play``)."""
+    the round; after the commit, Gramma Ana plays if she has not yet (``gramma_ana_play``).
+    With ``client_id`` the answer is kept: the same id again answers the same, changing
+    nothing (even once the round has closed)."""
     _require_member(member)
     with transaction.atomic():
         match = locked_match(match_id)
@@ -167,11 +215,18 @@ def rounds_submit(*, match_id: int, member: Any, round_number: int, move: Move) 
         refusal: Exception | None = None
         submission: Submission | None = None
         try:
+            receipt = _receipt(match, member, client_id, RoundsReceipt.Kind.SUBMIT)
+            if receipt is not None:
+                publish_on_commit(match.pk, items)
+                rules = get_ruleset(match.ruleset)
+                kept_submission = Submission.from_json(receipt.response, rules=rules)
+                return Submitted(submission=kept_submission, match=match)
             position = _check_round(match, players, member, round_number)
             before = game_of(match)
             game = before.submit(move, player=position, at_ms=ms(at), lexicon=lexicon_of(match))
             assert isinstance(move, Play | Pass)  # (the engine refused anything else)
             submission = _submission_in(game, position, round_number)
+            _keep(match, member, client_id, RoundsReceipt.Kind.SUBMIT, submission.to_json())
             items += store(match, players, before, game, [Submit(position, move, ms(at))], at=at)
             if game.current is not None and _gramma(players) is not None:
                 transaction.on_commit(
@@ -180,7 +235,7 @@ def rounds_submit(*, match_id: int, member: Any, round_number: int, move: Move) 
                 )
         except MoveError as error:
             refusal = RoundRefused.from_engine(error)
-        except (RoundRefused, StaleRound, NotLive) as error:
+        except (RoundRefused, StaleRound, NotLive, RequestIdTaken) as error:
             refusal = error
         publish_on_commit(match.pk, items)
     if refusal is not None:

@@ -43,7 +43,7 @@ function start(root) {
 
   const END_REASON = {
     supply_low: "fewer than seven tiles were left for a tray",
-    no_play: "the tray dealt had no play on the board",
+    no_play: "no tray dealt had a play on the board (each was put back and redealt)",
     no_words: "three rounds in a row placed no word",
   };
   const STATUS = { played: "played", passed: "passed", timed_out: "ran out of time", absent: "did not start the round" };
@@ -268,6 +268,9 @@ function start(root) {
       case "ack":
         onAck(frame);
         break;
+      case "joined": // a member joined the open match: every player now
+        if (state.live.status === "open") state.live.players = frame.data.players;
+        break;
       case "round_started": // this member's start, from another of their pages
         state.live.your_round = frame.data;
         setTray(own());
@@ -395,6 +398,9 @@ function start(root) {
       const finished = live.players.filter((p) => p.submitted).length;
       text = `Round ${live.round_number}: you ${round.submission.kind === "pass" ? "passed" : `played ${playText(round.submission)} for ${round.submission.score}`}. Waiting for the others (${finished} of ${live.players.length} finished).`;
     }
+    if (live.status === "live" && (live.redealt || []).length) {
+      text += ` Tray redealt: no play possible with ${live.redealt.map(trayText).join(", then ")}.`;
+    }
     el.roundLine.textContent = text;
   }
 
@@ -465,7 +471,8 @@ function start(root) {
   function roundResult(result, { heading }) {
     const placed = result.placed;
     const head = make(heading, { text: `Round ${result.number} result` });
-    const tray = make("p", { class: "muted", text: `The tray: ${Array.from(result.tray, (t) => (t === "?" ? "blank" : t)).join(" ")}.` });
+    const tray = make("p", { class: "muted", text: `The tray: ${trayText(result.tray)}.` });
+    const redealt = (result.redealt || []).map((t) => make("p", { class: "muted redealt", text: `Tray redealt: no play possible with ${trayText(t)}.` }));
     const why = make("p", {
       class: "placed-line",
       text: placed === null ? "No word was played: nothing was placed."
@@ -481,7 +488,11 @@ function start(root) {
       make("thead", {}, make("tr", {}, make("th", { scope: "col", text: "Player" }), make("th", { scope: "col", text: "Play" }),
         make("th", { scope: "col", text: "Score" }), make("th", { scope: "col", text: "" }))),
       make("tbody", {}, ...rows));
-    return [head, tray, why, table];
+    return [head, ...redealt, tray, why, table];
+  }
+
+  function trayText(tray) {
+    return Array.from(tray, (t) => (t === "?" ? "blank" : t)).join(" ");
   }
 
   function renderTable() {
@@ -532,13 +543,10 @@ function start(root) {
     renderEnd();
   }
 
+  // The clocks tick here; who joins an open match comes as "joined" news (no polling).
   setInterval(() => {
-    if (!state.live) return;
-    renderClocks();
-    // Before the start nothing is pushed when a member joins: ask again now and then.
-    if (state.live.status === "open" && connected && !(tick++ % 5)) send({ type: "sync", id: newId("sync") });
+    if (state.live) renderClocks();
   }, 1000);
-  let tick = 1;
 
   // ------------------------------------------------------------------ input
 

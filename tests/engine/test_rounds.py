@@ -34,6 +34,7 @@ from engine.rounds import (
     BY_ORDER,
     BY_SCORE,
     BY_SPEED,
+    MAX_REDEALS,
     NO_PLAY,
     NO_WORDS,
     PASSED,
@@ -248,15 +249,19 @@ def test_seven_tiles_left_still_make_a_tray() -> None:
     assert game.bag == ()
 
 
-def test_the_game_ends_when_the_tray_dealt_has_no_play() -> None:
+def test_the_game_ends_when_no_tray_dealt_has_a_play() -> None:
     lexicon = frozenset({"CAT", "CATS"})
     game = started(position("CATQQQQ", players=2, bag="QQQQQQQQ"), (0, 0), (1, 0))
     game = game.submit(play(game.board, "8H", "CAT"), player=0, at_ms=1, lexicon=lexicon)
     game = game.submit(Pass(), player=1, at_ms=2, lexicon=lexicon)
     record = game.rounds[-1]
     assert game.end_reason == NO_PLAY
-    assert record.drawn == ("Q",) * 3
-    assert sorted(record.returned) == ["Q"] * 7  # the tray dealt went back
+    # QQQQ kept + QQQ drawn: no play; put back and dealt afresh MAX_REDEALS times, in vain.
+    assert game.unplayable == (tuple("QQQQQQQ"),) * (MAX_REDEALS + 1)
+    assert record.drawn == ("Q",) * (3 + 7 * MAX_REDEALS)
+    assert sorted(record.returned) == ["Q"] * 7 * (MAX_REDEALS + 1)  # every tray went back
+    assert record.redealt == ()  # round 1's own tray was dealt once
+    assert game.bag == ("Q",) * 12  # the 4 kept and the 8 in the bag
     assert game.scores == (14, 0)
 
 
@@ -272,13 +277,56 @@ def test_has_play_tries_the_blanks() -> None:
     assert has_play(board, tuple("QQQQQ??"), ruleset=rules, lexicon=scatter)
 
 
-def test_a_first_tray_with_no_play_ends_the_game_before_it_starts() -> None:
+#: A seed whose first tray (DLNNTWX) has no word on the empty board in ENABLE.
+UNPLAYABLE_FIRST = (20).to_bytes(32, "big")
+
+
+def test_a_first_tray_with_no_play_is_redealt_from_the_stream(enable) -> None:
+    game = RoundsGame.new(players=2, seed=UNPLAYABLE_FIRST, lexicon=enable)
+    assert not game.is_over
+    assert game.current is not None
+    assert game.current.redealt == (tuple("DLNNTWX"),)
+    assert game.current.tray == tuple("ACIIOOX")
+    assert has_play(game.board, game.current.tray, ruleset=game.ruleset, lexicon=enable)
+    assert conserved(game)
+    # The same seed deals the same: the redeal is the stream's next draw, not a fresh seed.
+    assert RoundsGame.new(players=2, seed=UNPLAYABLE_FIRST, lexicon=enable) == game
+    # The rejected tray stays on the round's record once it closes, and in the JSON.
+    closed = started(game, (0, 0), (1, 0)).close_round(lexicon=enable)
+    assert closed.rounds[0].redealt == (tuple("DLNNTWX"),)
+    assert closed.rounds[0].to_json()["redealt"] == ["DLNNTWX"]
+    assert RoundsGame.from_json(closed.to_json()) == closed
+    assert RoundsGame.from_json(game.position_json()) == game
+
+
+def test_a_game_stored_before_redeals_keeps_its_rule(enable) -> None:
+    """A position without ``max_redeals`` (written before the rule) ends as it always did."""
+    old = RoundsGame.new(players=2, seed=UNPLAYABLE_FIRST, lexicon=enable, max_redeals=0)
+    assert old.end_reason == NO_PLAY
+    assert old.unplayable == (tuple("DLNNTWX"),)
+    data = position("CATSXYZ").position_json()
+    for key in ("max_redeals", "unplayable"):
+        del data[key]
+    assert data["current"].pop("redealt") == []
+    restored = RoundsGame.from_json(data)
+    assert restored.max_redeals == 0
+    assert restored.current is not None
+    assert restored.current.redealt == ()
+    with pytest.raises(ValueError, match="max_redeals"):
+        RoundsGame.new(players=2, max_redeals=-1)
+
+
+def test_a_first_tray_with_no_play_ends_the_game_after_the_last_redeal() -> None:
     game = RoundsGame.new(players=2, seed=SEED, lexicon=frozenset({"ZZZZZZZZ"}))
     assert game.end_reason == NO_PLAY
+    assert len(game.unplayable) == MAX_REDEALS + 1
     assert game.current is None
     assert game.round_number == 0
     assert game.bag == game.ruleset.full_bag
     assert game.winners == (0, 1)
+    fewer = RoundsGame.new(players=2, seed=SEED, lexicon=frozenset({"ZZZZZZZZ"}), max_redeals=2)
+    assert len(fewer.unplayable) == 3
+    assert fewer.unplayable == game.unplayable[:3]  # the same stream, cut shorter
 
 
 def test_rounds_with_no_word_end_the_game() -> None:

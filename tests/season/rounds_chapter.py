@@ -49,20 +49,51 @@ def _tiles_of(match_id: int) -> list[dict[str, Any]] | None:
     ]
 
 
+def _results(match_id: int) -> dict[str, list[str]]:
+    """The result notice each member who played is sent at the end: their place among all
+    four (Gramma Ana included), level totals sharing it."""
+    from notifications.wording import place_outcome
+    from rounds.models import RoundsPlayer
+
+    players = list(RoundsPlayer.objects.filter(match_id=match_id).select_related("member"))
+    totals = [p.total for p in players]
+    told = {}
+    for player in players:
+        if player.member is None:
+            continue  # Gramma Ana
+        place = 1 + sum(total > player.total for total in totals)
+        shared = totals.count(player.total) > 1
+        outcome = place_outcome(place, shared=shared, count=len(players))
+        told[player.member.username] = [f"{outcome}: {WORD_SKILL_EVENING}"]
+    return told
+
+
 class _Watcher:
     """A visitor's socket on the rounds match: every frame kept."""
 
     def __init__(self, season: Any, match_id: int) -> None:
-        self.socket = connect(
-            f"{season.world.ws}/ws/rounds/{match_id}/",
-            origin=season.world.site,
+        self.season, self.match_id = season, match_id
+        self.frames: list[dict[str, Any]] = []
+        self.socket = self._connect()
+
+    def _connect(self) -> Any:
+        return connect(
+            f"{self.season.world.ws}/ws/rounds/{self.match_id}/",
+            origin=self.season.world.site,
             additional_headers={"X-Forwarded-For": "10.9.9.8"},
             open_timeout=PATIENCE,
         ).__enter__()
-        self.frames: list[dict[str, Any]] = []
+
+    def reopen(self) -> None:
+        """A fresh socket, after a jump of the clock (Daphne drops sockets held open across
+        one); the frames seen so far are kept, and seen frames are not waited on again."""
+        self.socket = self._connect()
+        self.seen = len(self.frames)
+
+    seen = 0
 
     def until(self, wanted: Any) -> dict[str, Any]:
-        for frame in self.frames:
+        for frame in self.frames[self.seen :]:
             if wanted(frame):
                 return frame
         while True:
@@ -97,7 +128,7 @@ def a_word_skill_evening(season: Any) -> None:
     watcher = _Watcher(season, match_id)
     try:
         snapshot = watcher.until(lambda f: f["type"] == "snapshot")["snapshot"]
-        assert [p["name"] for p in snapshot["players"]] == ["ann", "Gramma Ana", "dan", "cat"]
+        assert [p["name"] for p in snapshot["players"]] == ["Ann", "Gramma Ana", "Dan", "Cat"]
         assert snapshot["bag_seed"] is None
         ann.post_json(f"/api/rounds/{match_id}/start", {})
         season.ledger.expect(_ready(1), what="round 1 dealt")
@@ -125,17 +156,25 @@ def a_word_skill_evening(season: Any) -> None:
                 assert RoundsMatch.objects.get(pk=match_id).round_number == 1  # cat's absence
                 deadline = RoundsMatch.objects.get(pk=match_id).round_deadline_at
                 assert deadline is not None
+                watcher.socket.close()
                 season.world.to(deadline + timedelta(seconds=5))
                 wait_until(
                     lambda: ClosedRound.objects.filter(match_id=match_id, number=1).exists(),
                     what="round 1 closed at its deadline",
                 )
-            closed = watcher.until(
-                lambda f, n=number: f["type"] == "round_closed" and f["data"]["number"] == n
-            )["data"]
+                watcher.reopen()
+                again = watcher.until(lambda f: f["type"] == "snapshot")["snapshot"]
+                assert [r["number"] for r in again["rounds"]] == [1]
+                closed = again["rounds"][0]
+            else:
+                closed = watcher.until(
+                    lambda f, n=number: f["type"] == "round_closed" and f["data"]["number"] == n
+                )["data"]
             assert closed["players"][1]["status"] in {"played", "passed"}  # Gramma Ana
             over = RoundsMatch.objects.get(pk=match_id).status == RoundsMatch.Status.FINISHED
-            season.ledger.expect({} if over else _ready(number + 1), what=f"round {number} closed")
+            season.ledger.expect(
+                _results(match_id) if over else _ready(number + 1), what=f"round {number} closed"
+            )
             number += 1
         ended = watcher.until(lambda f: f["type"] == "ended")["data"]
     finally:

@@ -33,6 +33,22 @@ def _ready(number: int, title: str) -> dict[str, list[str]]:
     }
 
 
+def _results(match_id: int, title: str) -> dict[str, list[str]]:
+    """The result notice each of the three is sent at the end: their place among them, from
+    their totals (level totals sharing it)."""
+    from notifications.wording import place_outcome
+    from rounds.models import ClosedRound
+
+    records = [row.record for row in ClosedRound.objects.filter(match_id=match_id)]
+    totals = [sum(record["scores"][seat] for record in records) for seat in range(3)]
+    told = {}
+    for seat, name in enumerate(SESSION_ONE):
+        place = 1 + sum(total > totals[seat] for total in totals)
+        outcome = place_outcome(place, shared=totals.count(totals[seat]) > 1, count=3)
+        told[name] = [f"{outcome}: {title}"]
+    return told
+
+
 def _shown(name: str) -> str:
     from accounts.models import Member
 
@@ -73,10 +89,10 @@ def a_word_skill_series(season: Any) -> None:
     here" for session 1; at its kick-off beat opens its rounds match with the three (ben
     missing) and deals round 1. They play every round through the API, their best word
     each, but cat passes round 1 and dan round 2; each round dealt tells ann and dan "Round
-    n is ready" (cat is quiet). Only ben says "I'm here" for session 2: at its kick-off beat
-    cancels it, saying why, and tells nobody. The page and the API then rank the four by
-    their totals (the missed session counting 0) with each total's percentage of the top,
-    the sum of every closed round's best play."""
+    n is ready" (cat is quiet), and the end tells the three their places. Only ben says
+    "I'm here" for session 2: at its kick-off beat cancels it, saying why, and tells nobody.
+    The page and the API then rank the four by their totals (the missed session counting 0)
+    with each total's percentage of the top, the sum of every closed round's best play."""
     from matches.models import Match
     from rounds.models import ClosedRound, RoundsMatch, RoundsSession
 
@@ -152,7 +168,8 @@ def a_word_skill_series(season: Any) -> None:
             )
             over = RoundsMatch.objects.get(pk=match_id).status == RoundsMatch.Status.FINISHED
             season.ledger.expect(
-                {} if over else _ready(number + 1, title), what=f"session 1, round {number}"
+                _results(match_id, title) if over else _ready(number + 1, title),
+                what=f"session 1, round {number}",
             )
             if over:
                 break

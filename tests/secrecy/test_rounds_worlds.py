@@ -1,16 +1,18 @@
 """Secrecy of Word Skill rounds by noninterference: two worlds that differ only in secret
 facts give every viewer the policy keeps from them (``matches/visibility/rounds.py``) the very
 same bytes, on every channel rounds has: the API's state (``GET /api/rounds/<id>``), the
-socket's snapshot, every frame of news the socket relayed while the round was played, and
-what each member's "Round n is ready" notice says (the page is the rounds-page helper's).
+socket's snapshot, every frame of news the socket relayed while the round was played, the
+pages (the board page's HTML with its embedded snapshot, and the replay page), and what each
+member's "Round n is ready" notice says.
 
 Each world starts from an empty database whose sequences start at 1 and a clock that stands
-still, so ids and times are equal by construction; the one normalisation is the bag's
+still, so ids and times are equal by construction; the normalisations: the bag's
 commitment (the SHA-256 of the seed, public from the start on purpose), replaced by
-``<bag-commitment>``; and a socket's frames are compared as its two streams, each in order
-(the answers to its own requests, the news of the match), since which of two frames sent at
-one moment arrives first is the transport's choice. Each pair also shows the worlds differ
-for someone allowed to see it.
+``<bag-commitment>``; a page's CSRF token and script nonce (random by design, new on every
+request even within one world), replaced by ``<csrf>`` and ``<nonce>``; and a socket's
+frames are compared as its two streams, each in order (the answers to its own requests, the
+news of the match), since which of two frames sent at one moment arrives first is the
+transport's choice. Each pair also shows the worlds differ for someone allowed to see it.
 
 - **Bob's play**: alice passed, bob played (one world) or passed (the other), carol has not
   started: the round is open. Alice, carol, dave (a member watching) and a visitor see the
@@ -25,6 +27,7 @@ import asyncio
 import difflib
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -97,6 +100,32 @@ def _api(match_id: int, member: Member | None) -> str:
     answer = client.get(f"/api/rounds/{match_id}")
     assert answer.status_code == 200, answer.content
     return json.dumps(answer.json(), sort_keys=True)
+
+
+#: What differs on every request by design: the CSRF token (a form's hidden field, a cookie
+#: echoed into a page) and the Content-Security-Policy nonce of inline scripts.
+_PER_REQUEST = (
+    (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")'), r"\1<csrf>\2"),
+    (re.compile(r'(nonce=")[^"]*(")'), r"\1<nonce>\2"),
+)
+
+
+def _pages(match_id: int, member: Member | None) -> str:
+    """The board page and the replay page as this viewer gets them (the HTML, with the
+    board page's embedded snapshot), per-request tokens normalised."""
+    client = Client()
+    if member is not None:
+        client.force_login(member)
+    texts = []
+    for path in (f"/rounds/{match_id}/", f"/rounds/{match_id}/replay/"):
+        answer = client.get(path)
+        assert answer.status_code == 200, (path, answer.status_code)
+        text = answer.content.decode()
+        assert 'id="rounds-view"' in text or 'id="rounds-replay"' in text, path
+        for pattern, replacement in _PER_REQUEST:
+            text = pattern.sub(replacement, text)
+        texts.append(f"--- {path}\n{text}")
+    return "\n".join(texts)
 
 
 def _notices(member: Member | None) -> str:
@@ -193,6 +222,7 @@ async def build(seed: str, *, bob_plays: bool, scene: str) -> World:
                 seen = world.seen.setdefault(name or "visitor", {})
                 seen["socket"] = _socket_text(socket.frames)
                 seen["api"] = await db(_api)(match_id, members.get(name or ""))
+                seen["page"] = await db(_pages)(match_id, members.get(name or ""))
                 seen["notice"] = await db(_notices)(members.get(name or ""))
         finally:
             for socket in sockets.values():
@@ -226,7 +256,7 @@ async def test_two_rounds_worlds_look_alike_to_everyone_kept_from_their_differen
     finally:
         await asyncio.get_running_loop().shutdown_default_executor()
     for viewer in ("alice", "bob", "carol", "dave", "visitor"):
-        for channel in ("api", "socket", "notice"):
+        for channel in ("api", "socket", "page", "notice"):
             if channel == "notice" and viewer in allowed:
                 continue  # (a notice says no tray and no play: the same to everyone)
             same = first.text(viewer, channel) == second.text(viewer, channel)
