@@ -36,6 +36,7 @@ from tests.season.ledger import Ledger, calendar_of, text_of
 from tests.season.play import Board, play_one_move, send
 from tests.season.reword_chapter import a_reword_evening
 from tests.season.rounds_chapter import a_word_skill_evening
+from tests.season.series_chapter import a_word_skill_series
 from tests.season.world import Member, World, build_world, page_text, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
@@ -1627,6 +1628,7 @@ def test_a_club_season(season: Season) -> None:
     the_classic_table(season)
     a_reword_evening(season)
     a_word_skill_evening(season)
+    a_word_skill_series(season)
     season.ledger.expect({}, what="the members' settling in")
     assert season.world.errors_logged() == []
     assert not season.ledger.discovering, "SEASON_DISCOVER only shows what was told"
