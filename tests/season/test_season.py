@@ -39,7 +39,7 @@ from tests.season.rounds_chapter import a_word_skill_evening
 from tests.season.series_chapter import a_word_skill_series
 from tests.season.world import Member, World, build_world, page_text, wait_until
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(1500)]
 
 PASSWORD = "season-correct-horse-42"
 NEW_PASSWORD = "season-battery-staple-43"
