@@ -273,7 +273,9 @@ def test_a_variant_no_match_can_play_yet_is_refused_and_nothing_is_made(organise
             ruleset="word-skill",
             kickoff_at=None,
         )
-    assert str(refusal.value) == "The word-skill variant cannot be played in a match yet."
+    assert str(refusal.value) == (
+        "The word-skill variant is not played in turns: a Word Skill tournament plays it in rounds."
+    )
     with pytest.raises(services.InvalidFixture) as refusal:
         fixtures.create_fixture(
             organiser=organiser,

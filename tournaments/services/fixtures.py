@@ -59,7 +59,10 @@ def check_rules(ruleset: str, lexicon: str) -> None:
     except UnknownRuleset as error:
         raise InvalidFixture(str(error)) from None
     if ruleset not in RULESETS and ruleset not in SCHEDULED_VARIANTS:
-        raise InvalidFixture(f"The {ruleset} variant cannot be played in a match yet.")
+        raise InvalidFixture(
+            f"The {ruleset} variant is not played in turns: a Word Skill tournament plays it in "
+            "rounds."
+        )
     try:
         get_lexicon(lexicon)
     except LookupError:
