@@ -297,8 +297,9 @@ class Turn(models.Model):
     #: False in the database too: a row written without it (the code before tables) was played.
     lost_turn = models.BooleanField(default=False, db_default=False)
     #: Public: Reword's swaps and steals before this play, in order, as ``schemas.TakeView``
-    #: (the tile taken and, for a swap, the rack tile put down); empty for every other turn.
-    takes = models.JSONField(default=list, blank=True)
+    #: (the tile taken and, for a swap, the rack tile put down); empty for every other turn,
+    #: in the database too: a row written without it (the code before Reword) took nothing.
+    takes = models.JSONField(default=list, db_default=[], blank=True)
     # Public: SHA-256 of this turn's public record, which names the previous turn's hash (the
     # bag's commitment for turn 1): the tamper-evident chain of matches/chain.py.
     record_hash = models.CharField(max_length=64, editable=False)

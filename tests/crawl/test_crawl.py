@@ -45,6 +45,8 @@ from notifications import feeds
 from notifications.services import channel_kinds, unsubscribe_token
 from practice import services as practice_services
 from practice.guests import start_guest_practice
+from rounds import services as rounds_services
+from rounds.services import series as rounds_series
 from tournaments import services as organising
 from vacations import services as vacation_services
 
@@ -159,6 +161,17 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
     account_services.account_set_email(member=alice, email="alice@example.org")
     feed = feeds.feed_of(alice)
 
+    # Word Skill: a rounds match under way with Gramma Ana, and a tournament of sessions.
+    rounds_match = rounds_services.rounds_play_gramma_ana(
+        member=alice, turn_time=timedelta(minutes=3)
+    )
+    series = rounds_series.create_rounds_series(
+        organiser=organiser, name="Crawl Word Skill", players=[alice, bob]
+    )
+    rounds_series.schedule_session(
+        organiser=organiser, tournament_id=series.id, kickoff_at=now + timedelta(days=2)
+    )
+
     matches = [m.id for m in Match.objects.filter(tournament=tournament)]
     world = World(
         members={
@@ -183,10 +196,12 @@ def world(organiser, alice, bob, make_member, make_fixture) -> World:
                 practice.id,
                 guests_game.id,
                 theirs.id,
+                rounds_match.id,
             )
         ]
         + [NOTHING],
-        "tournament_id": [str(tournament.id), NOTHING],
+        "tournament_id": [str(tournament.id), str(series.id), NOTHING],
+        "number": ["1", NOTHING],
         "league_id": [str(league.id), NOTHING],
         "game_id": [str(private_game.id), str(shared_game.id), NOTHING],
         "challenge_id": [str(challenge.id), NOTHING],
