@@ -56,3 +56,10 @@ def record(match: RoundsMatch, number: int) -> RoundRecord:
 
     row = ClosedRound.objects.get(match=match, number=number)
     return RoundRecord.from_json(row.record, rules=get_ruleset("word-skill"))
+
+
+def run_task(task: Any, **kwargs: Any) -> Any:
+    """A Celery task run for real but eagerly, in this process: its return value. (An earlier
+    test's in-process worker can leave Celery's "a join would block" guard set in this
+    process; the eager result is local, so it is read without that guard.)"""
+    return task.apply(kwargs=kwargs).get(disable_sync_subtasks=False)

@@ -20,7 +20,7 @@ from rounds.models import RoundsMatch, RoundsSeries, RoundsSession
 from rounds.series_schemas import SeriesView
 from rounds.series_selectors import series_view
 from rounds.services import series
-from tests.rounds.helpers import best_move, game
+from tests.rounds.helpers import best_move, game, run_task
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,7 +50,7 @@ def make_series(organiser, *players, visibility: str = "public") -> Tournament:
 
 def kick_off(at: datetime) -> list[int]:
     """The beat task, run as a real Celery task (eagerly, in this process)."""
-    return tasks.open_due_sessions.apply().get()
+    return run_task(tasks.open_due_sessions)
 
 
 def test_create_enter_and_schedule(organiser, alice, bob, make_member) -> None:

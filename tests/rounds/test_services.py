@@ -17,7 +17,7 @@ from lexicon.difficulty import word_difficulty
 from lexicon.lexicon import get_lexicon
 from rounds import services
 from rounds.models import ClosedRound, RoundsMatch
-from tests.rounds.helpers import TURN, best_move, game, open_match, record
+from tests.rounds.helpers import TURN, best_move, game, open_match, record, run_task
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -202,8 +202,8 @@ def test_the_beat_task_is_scheduled_and_closes_what_is_due(make_member) -> None:
         match = open_match(alice, bob)
         services.rounds_start_round(match_id=match.pk, member=alice, round_number=1)
     with time_machine.travel(T0 + timedelta(hours=24), tick=False):
-        assert tasks.close_due_rounds.apply(kwargs={"match_ids": [match.pk + 1]}).get() == []
-        assert tasks.close_due_rounds.apply(kwargs={"match_ids": [match.pk]}).get() == [match.pk]
-        assert tasks.close_due_rounds.apply().get() == []
+        assert run_task(tasks.close_due_rounds, match_ids=[match.pk + 1]) == []
+        assert run_task(tasks.close_due_rounds, match_ids=[match.pk]) == [match.pk]
+        assert run_task(tasks.close_due_rounds) == []
     first = record(match, 1)
     assert [first.status_of(0), first.status_of(1)] == [TIMED_OUT, ABSENT]
