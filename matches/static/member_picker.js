@@ -24,7 +24,11 @@
     fetch(ENDPOINT + encodeURIComponent(prefix), {credentials: "same-origin",
                                                   headers: {Accept: "application/json"}})
       .then(function (response) { return response.ok ? response.json() : {results: []}; })
-      .then(function (answer) { fill(list, answer.results || []); })
+      .then(function (answer) {
+        /* An answer for what the field no longer holds (a slow one for an earlier prefix,
+           or for the empty field on focus) is dropped: the newest prefix's answer stands. */
+        if (input.value.trim() === prefix) { fill(list, answer.results || []); }
+      })
       .catch(function () { /* no suggestions: the field still takes a username */ });
   }
 
